@@ -1,1 +1,12 @@
-export {};
+export * from './bank-catalogue.ts';
+export * from './banks.ts';
+export * from './errors.ts';
+export * from './ids.ts';
+export * from './lifecycle.ts';
+export * from './mock-bank.ts';
+export * from './pages.ts';
+export * from './payments.ts';
+export * from './presenters.ts';
+export * from './primitives.ts';
+export * from './sandbox.ts';
+export * from './state-machine.ts';

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { MOCK_BANK_CATALOGUE, type MockBankDefinition } from './bank-catalogue.ts';
+import { BankId } from './payments.ts';
+import { MOCK_PROVIDER, queryInteger } from './primitives.ts';
+
+export const BankFeatures = z.object({
+  accountAccess: z.boolean(),
+  accountBalance: z.boolean(),
+  transactions: z.boolean(),
+  payments: z.boolean(),
+});
+
+export const ProviderSupport = z
+  .array(z.object({ provider: z.string(), supportedPaymentMethods: z.array(z.string()) }))
+  .meta({
+    description: "The organization's approved providers that reach this bank, with the methods each supports",
+  });
+
+export const Bank = z.object({
+  id: z.string().meta({ description: 'The value to use as bankId' }),
+  uuid: z.string(),
+  name: z.string(),
+  displayName: z.string().nullable().optional(),
+  country: z.string().meta({ description: 'ISO 3166-1 alpha-2' }),
+  logoUrl: z.string().optional(),
+  supportedPaymentMethods: z.array(z.string()),
+  active: z.boolean(),
+  features: BankFeatures,
+  providerSupport: ProviderSupport.optional(),
+  recommendedProvider: z.string().nullable().optional(),
+});
+export type Bank = z.infer<typeof Bank>;
+
+export const ListBanksQuery = z.object({
+  country: z
+    .string()
+    .length(2, { error: 'must be a two-letter country code' })
+    .transform((country) => country.toUpperCase())
+    .default('GB'),
+  provider: z.string().max(50).optional(),
+  paymentMethod: z.string().max(50).optional(),
+  search: z.string().max(100).optional(),
+  page: queryInteger({ min: 1 }).default(1),
+  limit: queryInteger({ min: 1, max: 100 }).default(100),
+});
+export type ListBanksQuery = z.input<typeof ListBanksQuery>;
+type ListBanksFilters = z.output<typeof ListBanksQuery>;
+
+export const Pagination = z.object({ total: z.int(), page: z.int(), limit: z.int(), pages: z.int() });
+export const BankList = z.object({ banks: z.array(Bank), pagination: Pagination });
+export type BankList = z.infer<typeof BankList>;
+
+export const BankIdInput = z.object({ id: BankId });
+export const BankResponse = z.object({ bank: Bank });
+export const BankProvidersList = z.object({ providers: z.array(z.string()) });
+
+export const ProviderEntry = z.object({
+  id: z.string(),
+  name: z.string(),
+  supportsPayments: z.literal(true),
+});
+export type ProviderEntry = z.infer<typeof ProviderEntry>;
+export const ProvidersList = z.object({ providers: z.array(ProviderEntry) });
+
+/** Display names of providers the service knows; an approved code without one shows its code. */
+const PROVIDER_NAMES: Record<string, string> = { [MOCK_PROVIDER]: 'Mock bank' };
+
+/** Providers whose banks a caller sees: approved ones that have a catalogue (today: mock). */
+export const bankProviders = (approvedProviders: readonly string[]): string[] =>
+  [MOCK_PROVIDER].filter((code) => code === MOCK_PROVIDER || approvedProviders.includes(code));
+
+/** Providers the organization may create payments with, among those the service can serve. */
+export const paymentProviders = (usableProviders: readonly string[]): ProviderEntry[] =>
+  [...new Set([MOCK_PROVIDER, ...usableProviders])].map((id) => ({
+    id,
+    name: PROVIDER_NAMES[id] ?? id,
+    supportsPayments: true as const,
+  }));
+
+export const bankLogoPath = (bankId: string) => `/bank-logos/${encodeURIComponent(bankId)}.svg`;
+
+export type BankContext = { approvedProviders: readonly string[]; baseUrl: string };
+
+const toBank = (definition: MockBankDefinition, context: BankContext): Bank => {
+  const providers = bankProviders(context.approvedProviders);
+  return {
+    id: definition.id,
+    uuid: definition.uuid,
+    name: definition.name,
+    displayName: definition.displayName,
+    country: definition.country,
+    logoUrl: `${context.baseUrl.replace(/\/$/, '')}${bankLogoPath(definition.id)}`,
+    supportedPaymentMethods: definition.paymentMethods,
+    active: definition.active,
+    features: definition.features,
+    providerSupport: providers.map((provider) => ({
+      provider,
+      supportedPaymentMethods: definition.paymentMethods,
+    })),
+    recommendedProvider: providers[0] ?? null,
+  };
+};
+
+const visibleDefinitions = (context: BankContext, provider?: string) =>
+  bankProviders(context.approvedProviders).includes(provider ?? MOCK_PROVIDER) ? MOCK_BANK_CATALOGUE : [];
+
+/** Filter, order by name and paginate the banks the caller may see. */
+export const listBanks = (filters: ListBanksFilters, context: BankContext): BankList => {
+  const search = filters.search?.trim().toLowerCase();
+  const method = filters.paymentMethod?.toUpperCase();
+  const matching = visibleDefinitions(context, filters.provider)
+    .filter((bank) => bank.country === filters.country)
+    .filter((bank) => !method || bank.paymentMethods.includes(method))
+    .filter(
+      (bank) =>
+        !search ||
+        bank.name.toLowerCase().includes(search) ||
+        (bank.displayName?.toLowerCase().includes(search) ?? false),
+    )
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  const start = (filters.page - 1) * filters.limit;
+  return {
+    banks: matching.slice(start, start + filters.limit).map((bank) => toBank(bank, context)),
+    pagination: {
+      total: matching.length,
+      page: filters.page,
+      limit: filters.limit,
+      pages: Math.ceil(matching.length / filters.limit),
+    },
+  };
+};
+
+export const findBank = (id: string, context: BankContext): Bank | undefined => {
+  const definition = visibleDefinitions(context).find((bank) => bank.id === id);
+  return definition && toBank(definition, context);
+};
+
+/** Countries that have at least one bank the caller may see, for the hosted page's switch. */
+export const bankCountries = (context: BankContext): string[] => [
+  ...new Set(visibleDefinitions(context).map((bank) => bank.country)),
+];
+
+export { MOCK_BANK_CATALOGUE, type MockBankDefinition };

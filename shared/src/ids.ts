@@ -1,0 +1,18 @@
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Unguessable opaque id: prefix + 24 base62 characters (~142 bits) from the platform CSPRNG. */
+export const randomId = (prefix: string, length = 24): string => {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(length * 2));
+  let id = '';
+  for (const byte of bytes) {
+    // 248 = 4 * 62: rejecting the rest keeps every character equally likely.
+    if (byte < 248) id += ALPHABET[byte % 62];
+    if (id.length === length) break;
+  }
+  return id.length === length ? `${prefix}_${id}` : randomId(prefix, length);
+};
+
+export const newPaymentId = () => randomId('pay');
+
+/** ISO 20022 EndToEndId is Max35Text: 32 upper-case hex characters. */
+export const newEndToEndId = () => globalThis.crypto.randomUUID().replaceAll('-', '').toUpperCase();

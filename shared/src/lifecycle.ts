@@ -1,0 +1,291 @@
+import { AppError } from './errors.ts';
+import {
+  dueSteps,
+  type MockBankScenario,
+  type RejectReason,
+  type ResolvedTiming,
+  timelineFor,
+} from './mock-bank.ts';
+import type { CreatePaymentCommand, FlowType, PaymentError } from './payments.ts';
+import type { Account, Amount, Reference } from './primitives.ts';
+import {
+  canTransition,
+  type IsoCode,
+  isTerminal,
+  type PaymentStatus,
+  REASON_NAMES,
+  type ReasonCode,
+  serviceStatusOf,
+} from './state-machine.ts';
+
+/**
+ * The payment lifecycle as pure functions over plain records. The server persists what these
+ * return inside one transaction per change; the MSW kit keeps it in memory. Neither decides a
+ * status on its own.
+ */
+
+export const PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const HOSTED_LINK_TTL_SECONDS = 60 * 60;
+export const MOCK_BANK_LINK_TTL_SECONDS = 30 * 60;
+
+export type PaymentRecord = {
+  id: string;
+  organizationId: string;
+  status: PaymentStatus;
+  isoCode: IsoCode;
+  isoReason: ReasonCode | null;
+  provider: string;
+  bankId: string | null;
+  amount: Amount;
+  fromAccount: Account | null;
+  toAccount: Account;
+  reference: Reference;
+  flowType: FlowType;
+  /** The merchant's return URL (`redirectUrl` on input). */
+  returnUrl: string | null;
+  /** The request's `mockBank` scenario, kept for the page's defaults and the reject reason. */
+  mockBank: MockBankScenario | null;
+  approvedAt: Date | null;
+  timing: ResolvedTiming | null;
+  error: PaymentError | null;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+  completedAt: Date | null;
+  /** When the payment next changes by itself (a timeline step or expiry); null once finished. */
+  nextDueAt: Date | null;
+};
+
+export type HistoryRecord = {
+  status: PaymentStatus;
+  isoCode: IsoCode;
+  isoReason: ReasonCode | null;
+  provider: string | null;
+  details: string | null;
+  timestamp: Date;
+};
+
+/** What one event did: the record after it and the history entries it appended (oldest first). */
+export type Change = { record: PaymentRecord; history: HistoryRecord[] };
+
+const STEP_DETAILS: Partial<Record<IsoCode, string>> = {
+  ACTC: 'Approved by the customer at the bank',
+  ACCP: 'Submitted to the payment scheme',
+  ACSP: 'Accepted for settlement',
+  ACSC: 'Settlement completed',
+};
+
+const REJECTION_MESSAGES: Record<RejectReason, string> = {
+  CUST: 'The customer rejected the payment at the bank',
+  AM04: "Insufficient funds in the customer's account",
+  AC04: "The customer's account number is closed",
+  NARR: 'The bank rejected the payment',
+};
+
+/** Moves the record to a new ISO status, if the state machine allows it. */
+const move = (
+  change: Change,
+  to: { iso: IsoCode; reason?: ReasonCode; details: string; provider: string | null },
+  at: Date,
+  now: Date,
+): Change => {
+  const status = serviceStatusOf(to.iso, to.reason);
+  if (!canTransition(change.record.status, status)) {
+    throw new Error(`Illegal payment transition ${change.record.status} -> ${status}`);
+  }
+  const record: PaymentRecord = {
+    ...change.record,
+    status,
+    isoCode: to.iso,
+    isoReason: to.reason ?? null,
+    updatedAt: now,
+    ...(status === 'COMPLETED' ? { completedAt: at } : {}),
+  };
+  const entry: HistoryRecord = {
+    status,
+    isoCode: to.iso,
+    isoReason: to.reason ?? null,
+    provider: to.provider,
+    details: to.details,
+    timestamp: at,
+  };
+  return { record: withNextDue(record), history: [...change.history, entry] };
+};
+
+/** The next moment this payment changes by itself: its next timeline step, else its expiry. */
+const withNextDue = (record: PaymentRecord): PaymentRecord => {
+  if (isTerminal(record.status)) return { ...record, nextDueAt: null };
+  if (record.approvedAt && record.timing) {
+    const approvedAt = record.approvedAt.getTime();
+    const reached = timelineFor(record.timing).findIndex((step) => step.iso === record.isoCode);
+    const next = timelineFor(record.timing)[reached + 1];
+    return { ...record, nextDueAt: next ? new Date(approvedAt + next.atSeconds * 1000) : null };
+  }
+  return { ...record, nextDueAt: record.expiresAt };
+};
+
+export type NewPaymentIds = { id: string; organizationId: string; endToEndId: string };
+
+/** A new payment, received (PENDING / RCVD). Reference defaults to the end-to-end id. */
+export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds, now: Date): Change => {
+  const reference: Reference =
+    typeof command.reference === 'string'
+      ? { reference: command.reference, endToEndId: ids.endToEndId }
+      : command.reference
+        ? {
+            reference: command.reference.reference,
+            endToEndId: command.reference.endToEndId ?? ids.endToEndId,
+          }
+        : { reference: ids.endToEndId, endToEndId: ids.endToEndId };
+  const record: PaymentRecord = {
+    id: ids.id,
+    organizationId: ids.organizationId,
+    status: 'PENDING',
+    isoCode: 'RCVD',
+    isoReason: null,
+    provider: command.provider,
+    bankId: command.bankId ?? null,
+    amount: { value: command.amount.value, currency: command.amount.currency },
+    fromAccount: command.fromAccount ? compact(command.fromAccount) : null,
+    toAccount: compact(command.toAccount),
+    reference,
+    flowType: command.flowType,
+    returnUrl: command.redirectUrl ?? null,
+    mockBank: command.mockBank ? compact(command.mockBank) : null,
+    approvedAt: null,
+    timing: null,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: new Date(now.getTime() + PAYMENT_LIFETIME_MS),
+    completedAt: null,
+    nextDueAt: null,
+  };
+  const entry: HistoryRecord = {
+    status: 'PENDING',
+    isoCode: 'RCVD',
+    isoReason: null,
+    provider: null,
+    details: 'Payment received',
+    timestamp: now,
+  };
+  return { record: withNextDue(record), history: [entry] };
+};
+
+/** The payment is handed to its provider (and bank): AUTHORIZING / PDNG, waiting for the customer. */
+export const sendToProvider = (record: PaymentRecord, bankId: string | null, now: Date): Change => {
+  const current = catchUp(record, now);
+  if (current.record.status !== 'PENDING') {
+    throw decidedError(current.record, 'cannot be sent to a bank again');
+  }
+  const withBank = { ...current, record: { ...current.record, bankId: bankId ?? current.record.bankId } };
+  return move(
+    withBank,
+    { iso: 'PDNG', details: 'Sent to the bank; awaiting customer authorisation', provider: record.provider },
+    now,
+    now,
+  );
+};
+
+/** Applies everything that became due by `now`: timeline steps after approval, or expiry. */
+export const catchUp = (record: PaymentRecord, now: Date): Change => {
+  let change: Change = { record, history: [] };
+  if (isTerminal(record.status)) return change;
+  if (record.approvedAt && record.timing) {
+    for (const step of dueSteps(timelineFor(record.timing), record.approvedAt, now)) {
+      if (!isLaterStep(change.record, step.iso, record.timing)) continue;
+      const at = new Date(record.approvedAt.getTime() + step.atSeconds * 1000);
+      change = move(
+        change,
+        { iso: step.iso, details: STEP_DETAILS[step.iso] ?? '', provider: record.provider },
+        at,
+        now,
+      );
+    }
+    return change;
+  }
+  if (now.getTime() >= record.expiresAt.getTime()) {
+    change = move(
+      change,
+      {
+        iso: 'RJCT',
+        reason: 'NOAS',
+        details: 'Expired: no approval or rejection within 24 hours of creation',
+        provider: record.status === 'PENDING' ? null : record.provider,
+      },
+      record.expiresAt,
+      now,
+    );
+  }
+  return change;
+};
+
+const isLaterStep = (record: PaymentRecord, iso: IsoCode, timing: ResolvedTiming) => {
+  const steps = timelineFor(timing).map((step) => step.iso);
+  return steps.indexOf(iso) > steps.indexOf(record.isoCode);
+};
+
+const decidedError = (record: PaymentRecord, action: string) =>
+  record.status === 'PENDING'
+    ? new AppError('BANK_NOT_CHOSEN', `Payment is waiting for the customer to choose a bank and ${action}`)
+    : new AppError('PAYMENT_ALREADY_DECIDED', `Payment is already ${record.status} and ${action}`);
+
+const assertAwaitingDecision = (record: PaymentRecord, action: string) => {
+  if (record.status !== 'AUTHORIZING' || record.approvedAt) throw decidedError(record, action);
+};
+
+/** The customer approves at the bank: the Mock timeline starts now (instant completes at once). */
+export const approve = (record: PaymentRecord, timing: ResolvedTiming, now: Date): Change => {
+  const current = catchUp(record, now);
+  assertAwaitingDecision(current.record, 'cannot be approved');
+  const approved: Change = { ...current, record: { ...current.record, approvedAt: now, timing } };
+  const caught = catchUp(approved.record, now);
+  return { record: caught.record, history: [...approved.history, ...caught.history] };
+};
+
+/** The customer rejects at the bank: FAILED / RJCT with the reason, and `error` set. */
+export const reject = (record: PaymentRecord, reason: RejectReason, now: Date): Change => {
+  const current = catchUp(record, now);
+  assertAwaitingDecision(current.record, 'cannot be rejected');
+  const failed = move(
+    current,
+    {
+      iso: 'RJCT',
+      reason,
+      details: `Rejected at the bank: ${REASON_NAMES[reason]}`,
+      provider: record.provider,
+    },
+    now,
+    now,
+  );
+  return {
+    ...failed,
+    record: { ...failed.record, error: { code: reason, message: REJECTION_MESSAGES[reason] } },
+  };
+};
+
+/** The merchant cancels an unfinished payment: CANCELLED / CANC / CUST. */
+export const cancel = (record: PaymentRecord, now: Date): Change => {
+  const current = catchUp(record, now);
+  if (isTerminal(current.record.status)) {
+    throw new AppError(
+      'PAYMENT_NOT_CANCELLABLE',
+      `Payment is ${current.record.status} and can no longer be cancelled`,
+    );
+  }
+  return move(
+    current,
+    {
+      iso: 'CANC',
+      reason: 'CUST',
+      details: 'Cancelled at the merchant’s request',
+      provider: current.record.status === 'PENDING' ? null : record.provider,
+    },
+    now,
+    now,
+  );
+};
+
+/** Drops keys whose value is undefined, so stored JSON and output carry only given fields. */
+const compact = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { MockBankScenario } from './mock-bank.ts';
+import {
+  Account,
+  AccountInput,
+  Amount,
+  AmountInput,
+  MOCK_PROVIDER,
+  ProviderCode,
+  queryInteger,
+  RedirectUrl,
+  Reference,
+  ReferenceInput,
+  ToAccountInput,
+} from './primitives.ts';
+import { IsoStatus, PaymentStatus } from './state-machine.ts';
+
+export const FLOW_TYPES = ['API_ONLY', 'HOSTED_PAGES', 'EMBEDDED_HOSTED_PAGES'] as const;
+export const FlowType = z.enum(FLOW_TYPES);
+export type FlowType = z.infer<typeof FlowType>;
+
+export const BankId = z.string().trim().min(1).max(100);
+
+export const CreatePaymentInput = z
+  .object({
+    toAccount: ToAccountInput.meta({ description: 'Who gets paid: iban, or sortCode with accountNumber' }),
+    fromAccount: AccountInput.optional(),
+    amount: AmountInput,
+    reference: ReferenceInput.optional().meta({ description: 'Shown on the bank statement' }),
+    flowType: FlowType.default('API_ONLY'),
+    redirectUrl: RedirectUrl.optional(),
+    provider: ProviderCode.default(MOCK_PROVIDER).meta({ description: 'Default mock; others need approval' }),
+    bankId: BankId.optional().meta({
+      description: 'Required for EMBEDDED_HOSTED_PAGES; ids from GET /banks',
+    }),
+    mockBank: MockBankScenario.optional().meta({
+      description: 'Mock bank scenario; only with provider mock',
+    }),
+  })
+  .superRefine((input, ctx) => {
+    if (input.flowType === 'EMBEDDED_HOSTED_PAGES' && !input.bankId) {
+      ctx.addIssue({ code: 'custom', path: ['bankId'], message: 'is required for EMBEDDED_HOSTED_PAGES' });
+    }
+  });
+export type CreatePaymentInput = z.input<typeof CreatePaymentInput>;
+export type CreatePaymentCommand = z.output<typeof CreatePaymentInput>;
+
+export const CreatedPayment = z.object({
+  paymentId: z.string(),
+  status: PaymentStatus,
+  isoStatus: IsoStatus,
+  redirectUrl: z.string().nullable().meta({
+    description: 'The one URL to send the customer to (signed, short-lived). Null when the bank gave none',
+  }),
+  provider: z.string(),
+  bankId: z.string().optional(),
+  amount: Amount,
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+});
+export type CreatedPayment = z.infer<typeof CreatedPayment>;
+
+export const HistoryEntry = z.object({
+  status: PaymentStatus,
+  isoStatus: IsoStatus,
+  timestamp: z.iso.datetime(),
+  provider: z.string().nullable(),
+  details: z.string().nullable(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const PaymentError = z.object({
+  code: z
+    .string()
+    .meta({ description: 'The ISO reason of a rejection (AM04, AC04, CUST, NARR) or PROVIDER_ERROR' }),
+  message: z.string().nullable(),
+});
+export type PaymentError = z.infer<typeof PaymentError>;
+
+export const Payment = z.object({
+  paymentId: z.string(),
+  status: PaymentStatus,
+  isoStatus: IsoStatus,
+  provider: z.string(),
+  bankId: z.string().optional(),
+  amount: Amount,
+  fromAccount: Account.optional(),
+  toAccount: Account,
+  reference: Reference,
+  flowType: FlowType,
+  redirectUrl: z
+    .string()
+    .optional()
+    .meta({ description: 'The return URL the merchant supplied at creation' }),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().optional(),
+  completedAt: z.iso.datetime().optional(),
+  error: PaymentError.optional(),
+  statusHistory: z
+    .array(HistoryEntry)
+    .optional()
+    .meta({ description: 'Every status the payment has had, oldest first' }),
+});
+export type Payment = z.infer<typeof Payment>;
+
+export const PaymentIdInput = z.object({ paymentId: z.string().max(200) });
+
+export const ListPaymentsQuery = z.object({
+  status: PaymentStatus.optional(),
+  provider: z.string().max(50).optional(),
+  limit: queryInteger({ min: 1, max: 100 }).default(20),
+  offset: queryInteger({ min: 0 }).default(0),
+});
+export type ListPaymentsQuery = z.input<typeof ListPaymentsQuery>;
+
+export const PaymentList = z.object({
+  payments: z.array(Payment),
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+});
+export type PaymentList = z.infer<typeof PaymentList>;

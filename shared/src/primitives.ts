@@ -1,0 +1,142 @@
+import currencyCodes from 'currency-codes';
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { z } from 'zod';
+import { MESSAGES } from './errors.ts';
+
+/** Largest amount accepted: 15 integer digits fit Postgres numeric and every real transfer. */
+const DECIMAL = /^\d{1,15}(\.\d{1,4})?$/;
+
+/** Canonical decimal text: no leading zeros, decimals as given ("007.50" -> "7.50"). */
+const canonicalDecimal = (text: string): string => {
+  const [whole = '0', fraction] = text.split('.');
+  const trimmed = whole.replace(/^0+(?=\d)/, '');
+  return fraction === undefined ? trimmed : `${trimmed}.${fraction}`;
+};
+
+/**
+ * A positive amount with at most 4 decimals. Accepts a string or a JSON number on input
+ * (a number is read through its shortest round-trip text, so 10.5 stays "10.5") and always
+ * yields a string: money never travels as a float past this point.
+ */
+export const AmountValueInput = z
+  .union([z.string(), z.number()], {
+    error: (issue) => (issue.input === undefined ? 'Required' : MESSAGES.amount),
+  })
+  .transform((value, ctx) => {
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
+    if (!DECIMAL.test(text) || !/[1-9]/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.amount });
+      return z.NEVER;
+    }
+    return canonicalDecimal(text);
+  })
+  .meta({
+    description: 'Positive decimal, at most 4 decimal places, as a string (preferred) or a number',
+    example: '10.50',
+  });
+
+const CURRENCIES: ReadonlySet<string> = new Set(currencyCodes.codes());
+
+export const Currency = z
+  .string()
+  .refine((code) => CURRENCIES.has(code), { error: 'must be an ISO 4217 currency code, e.g. GBP or EUR' })
+  .meta({ description: 'ISO 4217 three-letter currency code', example: 'GBP' });
+
+export const AmountInput = z.object({ value: AmountValueInput, currency: Currency });
+export type AmountInput = z.input<typeof AmountInput>;
+
+export const Amount = z.object({
+  value: z
+    .string()
+    .meta({ description: 'Positive decimal string, at most 4 decimal places', example: '10.50' }),
+  currency: z.string().meta({ example: 'GBP' }),
+});
+export type Amount = z.infer<typeof Amount>;
+
+const SORT_CODE = /^\d{2}-?\d{2}-?\d{2}$/;
+
+/** Account details as a merchant gives them; IBANs and sort codes are normalised on the way in. */
+export const AccountInput = z.object({
+  accountName: z.string().trim().min(1, { error: 'is required' }).max(140),
+  accountNumber: z.string().trim().min(1).max(34).optional(),
+  sortCode: z
+    .string()
+    .max(8, { abort: true })
+    .regex(SORT_CODE, { error: 'must be a UK sort code: 6 digits, with or without dashes (12-34-56)' })
+    .transform((code) => code.replaceAll('-', ''))
+    .optional(),
+  iban: z
+    .string()
+    .max(34, { abort: true })
+    .transform((iban) => electronicFormatIBAN(iban) ?? iban)
+    .refine((iban) => isValidIBAN(iban), { error: 'must be a valid IBAN (country, length and checksum)' })
+    .optional(),
+  bic: z.string().trim().min(1).max(11).optional(),
+  bankName: z.string().trim().min(1).max(140).optional(),
+});
+export type AccountInput = z.input<typeof AccountInput>;
+
+/** Who gets paid: an IBAN, or a UK sort code with an account number. */
+export const ToAccountInput = AccountInput.superRefine((account, ctx) => {
+  if (account.iban) return;
+  if (account.sortCode && !account.accountNumber) {
+    ctx.addIssue({ code: 'custom', path: ['accountNumber'], message: 'is required together with sortCode' });
+  } else if (account.accountNumber && !account.sortCode) {
+    ctx.addIssue({ code: 'custom', path: ['sortCode'], message: 'is required together with accountNumber' });
+  } else if (!account.sortCode) {
+    ctx.addIssue({ code: 'custom', message: 'needs an iban, or a sortCode together with an accountNumber' });
+  }
+});
+
+export const Account = z.object({
+  accountName: z.string(),
+  accountNumber: z.string().optional(),
+  sortCode: z.string().optional(),
+  iban: z.string().optional(),
+  bic: z.string().optional(),
+  bankName: z.string().optional(),
+});
+export type Account = z.infer<typeof Account>;
+
+export const ReferenceInput = z.union(
+  [
+    z.string().trim().min(1).max(140),
+    z.object({
+      reference: z.string().trim().min(1).max(140),
+      endToEndId: z.string().trim().min(1).max(35).optional(),
+    }),
+  ],
+  { error: 'must be a string (at most 140 characters) or an object with reference and endToEndId' },
+);
+export type ReferenceInput = z.input<typeof ReferenceInput>;
+
+export const Reference = z.object({ reference: z.string(), endToEndId: z.string() });
+export type Reference = z.infer<typeof Reference>;
+
+/** The Mock bank is the default, and the only provider a new organization may use. */
+export const MOCK_PROVIDER = 'mock';
+
+export const ProviderCode = z
+  .string()
+  .regex(/^[a-z0-9_-]{1,50}$/, { error: 'must match ^[a-z0-9_-]{1,50}$' })
+  .meta({ example: MOCK_PROVIDER });
+
+export const RedirectUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+  .max(2048)
+  .meta({ description: 'Where the customer returns; paymentId and status are added to its query' });
+
+/** Integer query parameter: query strings arrive as text, tRPC callers send numbers. */
+export const queryInteger = (bounds: { min: number; max?: number }) => {
+  const message =
+    bounds.max === undefined
+      ? `must be an integer of at least ${bounds.min}`
+      : `must be an integer from ${bounds.min} to ${bounds.max}`;
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
+    z
+      .int({ error: message })
+      .min(bounds.min, { error: message })
+      .max(bounds.max ?? Number.MAX_SAFE_INTEGER, { error: message }),
+  );
+};
