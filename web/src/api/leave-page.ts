@@ -1,0 +1,4 @@
+/** Hands the customer over to another site (bank page, merchant's return URL). */
+export const leavePage = (url: string): void => {
+  window.location.assign(url);
+};
