@@ -79,7 +79,12 @@ export const paymentProviders = (usableProviders: readonly string[]): ProviderEn
 
 export const bankLogoPath = (bankId: string) => `/bank-logos/${encodeURIComponent(bankId)}.svg`;
 
-export type BankContext = { approvedProviders: readonly string[]; baseUrl: string };
+export type BankContext = {
+  approvedProviders: readonly string[];
+  baseUrl: string;
+  /** Another set of sandbox banks (the MSW kit's seedBanks); the Mock catalogue by default. */
+  catalogue?: readonly MockBankDefinition[];
+};
 
 const toBank = (definition: MockBankDefinition, context: BankContext): Bank => {
   const providers = bankProviders(context.approvedProviders);
@@ -102,7 +107,9 @@ const toBank = (definition: MockBankDefinition, context: BankContext): Bank => {
 };
 
 const visibleDefinitions = (context: BankContext, provider?: string) =>
-  bankProviders(context.approvedProviders).includes(provider ?? MOCK_PROVIDER) ? MOCK_BANK_CATALOGUE : [];
+  bankProviders(context.approvedProviders).includes(provider ?? MOCK_PROVIDER)
+    ? (context.catalogue ?? MOCK_BANK_CATALOGUE)
+    : [];
 
 /** Filter, order by name and paginate the banks the caller may see. */
 export const listBanks = (filters: ListBanksFilters, context: BankContext): BankList => {

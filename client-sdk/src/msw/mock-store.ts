@@ -1,0 +1,249 @@
+import {
+  AppError,
+  type ApprovalTiming,
+  approve,
+  type Bank,
+  type BankList,
+  bankProviders,
+  type Change,
+  type CreatedPayment,
+  type CreatePaymentCommand,
+  cancel,
+  catchUp,
+  findBank,
+  type HistoryRecord,
+  type ListBanksQuery,
+  type ListPaymentsQuery,
+  listBanks,
+  MESSAGES,
+  MOCK_PROVIDER,
+  type MockBankDefinition,
+  newEndToEndId,
+  newPaymentId,
+  type Payment,
+  type PaymentList,
+  type PaymentRecord,
+  type ProviderEntry,
+  paymentProviders,
+  type RejectReason,
+  receivePayment,
+  reject,
+  resolveRejectReason,
+  resolveTiming,
+  sendToProvider,
+  toCreatedPayment,
+  toPayment,
+} from '@pis/shared';
+import type { z } from 'zod';
+import { assertUsableProvider, IDEMPOTENCY_KEY_TTL_MS, reachableBank, stableJson } from './create-rules.ts';
+
+type ListPaymentsFilters = z.output<typeof ListPaymentsQuery>;
+type ListBanksFilters = z.output<typeof ListBanksQuery>;
+
+/** The organization every mock payment belongs to: the kit emulates one merchant. */
+const ORGANIZATION_ID = 'org_mock';
+
+type StoredPayment = {
+  record: PaymentRecord;
+  history: HistoryRecord[];
+  /** Where the customer is sent (CreatedPayment.redirectUrl). */
+  customerUrl: string | null;
+  /**
+   * Creation order, to list payments created in the same millisecond newest first. (The service
+   * breaks such ties by its random ids, i.e. arbitrarily; creation order is one of its orders.)
+   */
+  sequence: number;
+};
+
+/** A remembered create: what it asked (fingerprint) and what it answered. */
+type IdempotentCreate = { hash: string; response: CreatedPayment; createdAt: Date };
+
+/**
+ * The kit's in-memory database and the service's payment operations over it. Every status
+ * change goes through the lifecycle in `@pis/shared` (the same functions the server persists),
+ * and every read first catches the payment up to "now", as the server's GET does.
+ */
+export class MockStore {
+  readonly #baseUrl: string;
+  readonly #payments = new Map<string, StoredPayment>();
+  readonly #idempotency = new Map<string, IdempotentCreate>();
+  #sequence = 0;
+  #catalogue: readonly MockBankDefinition[] | undefined;
+
+  constructor(baseUrl: string) {
+    this.#baseUrl = baseUrl;
+  }
+
+  reset(): void {
+    this.#payments.clear();
+    this.#idempotency.clear();
+    this.#sequence = 0;
+    this.#catalogue = undefined;
+  }
+
+  // ---- payments ----
+
+  /**
+   * POST /api/payments after validation, in the service's order: provider rules, bank, then the
+   * idempotency replay, then receive and (API_ONLY) hand to the Mock bank at once.
+   */
+  create(command: CreatePaymentCommand, idempotencyKey: string | undefined, now: Date): CreatedPayment {
+    assertUsableProvider(command);
+    if (command.bankId) reachableBank(command.bankId, command.provider, this.#bankContext());
+    const hash = stableJson(command);
+    if (idempotencyKey !== undefined) {
+      const earlier = this.#idempotency.get(idempotencyKey);
+      if (earlier && earlier.createdAt.getTime() > now.getTime() - IDEMPOTENCY_KEY_TTL_MS) {
+        if (earlier.hash !== hash) {
+          throw new AppError(
+            'IDEMPOTENCY_KEY_REUSED',
+            'This Idempotency-Key was already used with a different request; use a new key for a new payment',
+          );
+        }
+        return earlier.response;
+      }
+    }
+
+    const received = receivePayment(
+      command,
+      { id: newPaymentId(), organizationId: ORGANIZATION_ID, endToEndId: newEndToEndId() },
+      now,
+    );
+    let change = received;
+    if (command.flowType === 'API_ONLY') {
+      const sent = sendToProvider(received.record, command.bankId ?? null, now);
+      change = { record: sent.record, history: [...received.history, ...sent.history] };
+    }
+    const customerUrl = this.#customerUrl(change.record);
+    this.#payments.set(change.record.id, {
+      record: change.record,
+      history: change.history,
+      customerUrl,
+      sequence: this.#sequence++,
+    });
+    const created = toCreatedPayment(change.record, customerUrl);
+    if (idempotencyKey !== undefined)
+      this.#idempotency.set(idempotencyKey, { hash, response: created, createdAt: now });
+    return created;
+  }
+
+  /** GET /api/payments/{id} and sync: the payment caught up to `now`. */
+  get(paymentId: string, now: Date): Payment {
+    const stored = this.#caughtUp(paymentId, now);
+    return toPayment(stored.record, stored.history);
+  }
+
+  /** GET /api/payments: newest first, filtered, one page. */
+  list(filters: ListPaymentsFilters, now: Date): PaymentList {
+    for (const id of this.#payments.keys()) this.#caughtUp(id, now);
+    const matching = [...this.#payments.values()]
+      .filter(({ record }) => !filters.status || record.status === filters.status)
+      .filter(({ record }) => !filters.provider || record.provider === filters.provider)
+      .sort((a, b) => b.record.createdAt.getTime() - a.record.createdAt.getTime() || b.sequence - a.sequence);
+    return {
+      payments: matching
+        .slice(filters.offset, filters.offset + filters.limit)
+        .map(({ record, history }) => toPayment(record, history)),
+      total: matching.length,
+      limit: filters.limit,
+      offset: filters.offset,
+    };
+  }
+
+  cancel(paymentId: string, now: Date): Payment {
+    return this.#apply(paymentId, (record) => cancel(record, now));
+  }
+
+  /** The customer approves at the Mock bank; `chosen` overrides the creation's `mockBank` timing. */
+  approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date): Payment {
+    return this.#apply(paymentId, (record) => approve(record, resolveTiming(chosen, record.mockBank), now));
+  }
+
+  /** The customer rejects at the Mock bank with `reason` (default: the creation's, else CUST). */
+  reject(paymentId: string, reason: RejectReason | undefined, now: Date): Payment {
+    return this.#apply(paymentId, (record) =>
+      reject(record, resolveRejectReason(reason, record.mockBank), now),
+    );
+  }
+
+  /** The customer picks a bank on the hosted page: the payment goes to the Mock bank (AUTHORIZING). */
+  chooseBank(paymentId: string, bankId: string, now: Date): Payment {
+    return this.#apply(paymentId, (record) => {
+      reachableBank(bankId, record.provider, this.#bankContext());
+      return sendToProvider(record, bankId, now);
+    });
+  }
+
+  /** Every payment, newest first, caught up to `now` (for assertions). */
+  all(now: Date): Payment[] {
+    return this.list({ limit: Number.MAX_SAFE_INTEGER, offset: 0 }, now).payments;
+  }
+
+  // ---- banks and providers ----
+
+  /** Replaces the Mock bank catalogue the kit serves (undefined: the service's own catalogue). */
+  seedBanks(definitions: readonly MockBankDefinition[] | undefined): void {
+    this.#catalogue = definitions;
+  }
+
+  listBanks(filters: ListBanksFilters): BankList {
+    return listBanks(filters, this.#bankContext());
+  }
+
+  findBank(bankId: string): Bank | undefined {
+    return findBank(bankId, this.#bankContext());
+  }
+
+  bankProviders(): string[] {
+    return bankProviders([MOCK_PROVIDER]);
+  }
+
+  paymentProviders(): ProviderEntry[] {
+    return paymentProviders([]);
+  }
+
+  // ---- internals ----
+
+  #bankContext() {
+    return {
+      approvedProviders: [MOCK_PROVIDER],
+      baseUrl: this.#baseUrl,
+      ...(this.#catalogue ? { catalogue: this.#catalogue } : {}),
+    };
+  }
+
+  #stored(paymentId: string): StoredPayment {
+    const stored = this.#payments.get(paymentId);
+    if (!stored) throw new AppError('NOT_FOUND', MESSAGES.paymentNotFound);
+    return stored;
+  }
+
+  #save(stored: StoredPayment, change: Change): StoredPayment {
+    const next = { ...stored, record: change.record, history: [...stored.history, ...change.history] };
+    this.#payments.set(change.record.id, next);
+    return next;
+  }
+
+  #caughtUp(paymentId: string, now: Date): StoredPayment {
+    const stored = this.#stored(paymentId);
+    return this.#save(stored, catchUp(stored.record, now));
+  }
+
+  /** Applies one lifecycle event; the lifecycle catches up first and refuses illegal moves. */
+  #apply(paymentId: string, event: (record: PaymentRecord) => Change): Payment {
+    const stored = this.#stored(paymentId);
+    const next = this.#save(stored, event(stored.record));
+    return toPayment(next.record, next.history);
+  }
+
+  /**
+   * The customer link, shaped like the service's (`/mock-bank/{token}`, `/pay/{token}`). The
+   * token is not signed: no page behind it runs in the kit.
+   */
+  #customerUrl(record: PaymentRecord): string {
+    const token = `mock.${record.id}`;
+    return record.flowType === 'API_ONLY'
+      ? `${this.#baseUrl}/mock-bank/${token}`
+      : `${this.#baseUrl}/pay/${token}`;
+  }
+}

@@ -1,0 +1,163 @@
+import { PaymentsApiError, PaymentsConnectionError, PaymentsTimeoutError } from './errors.ts';
+import { backoffDelayMs, isRetryableFailure, MAX_RETRY_AFTER_MS, parseRetryAfterMs } from './retry-policy.ts';
+import { abortableSleep, throwIfAborted } from './sleep.ts';
+
+/** A `fetch`-compatible function: the global one, undici's, a test double, an MSW-patched one. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Default for {@link RequestSenderConfig.timeoutMs}. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default for {@link RequestSenderConfig.maxRetries}. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+export interface RequestSenderConfig {
+  apiKey: string;
+  baseUrl: string;
+  fetch?: FetchLike | undefined;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
+}
+
+type QueryValue = string | number | boolean | undefined | null;
+
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+  /**
+   * Whether repeating the request cannot do anything twice: reads, and a create carrying an
+   * idempotency key. Cancel and the sandbox decisions are not (a repeat answers 409).
+   */
+  retrySafe: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Sends one API call: builds the URL and headers, unwraps the `{success, data}` envelope,
+ * turns failures into {@link PaymentsApiError}s and retries what is safe to retry.
+ * One instance per client; it holds no per-request state.
+ */
+export class RequestSender {
+  readonly #apiKey: string;
+  readonly #baseUrl: string;
+  readonly #fetch: FetchLike;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+
+  constructor(config: RequestSenderConfig) {
+    if (!config.apiKey) throw new TypeError('apiKey is required');
+    if (!config.baseUrl) throw new TypeError('baseUrl is required');
+    this.#apiKey = config.apiKey;
+    this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
+    // Looked up at call time, so a fetch patched after the client was built (MSW, test stubs)
+    // is the one used; and never called as a method of another object ("Illegal invocation").
+    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_MAX_RETRIES);
+  }
+
+  /** Sends the request (retrying when allowed) and returns the envelope's `data`. */
+  async send<T>(request: ApiRequest): Promise<T> {
+    const url = this.#url(request.path, request.query);
+    for (let attempt = 0; ; attempt++) {
+      throwIfAborted(request.signal);
+      try {
+        return (await this.#attempt(url, request)) as T;
+      } catch (error) {
+        throwIfAborted(request.signal);
+        if (!request.retrySafe || attempt >= this.#maxRetries || !isRetryableFailure(error)) throw error;
+        const retryAfterMs = error instanceof PaymentsApiError ? error.retryAfterMs : undefined;
+        if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;
+        await abortableSleep(retryAfterMs ?? backoffDelayMs(attempt), request.signal);
+      }
+    }
+  }
+
+  #url(path: string, query: ApiRequest['query']): string {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) search.set(key, String(value));
+    }
+    const qs = search.toString();
+    return `${this.#baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  async #attempt(url: string, request: ApiRequest): Promise<unknown> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-api-key': this.#apiKey,
+      ...request.headers,
+    };
+    const hasBody = request.body !== undefined;
+    if (hasBody) headers['content-type'] = 'application/json';
+
+    // A timer of our own rather than AbortSignal.timeout(): fake timers control it in tests,
+    // and it covers reading the body too, not only the headers.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#timeoutMs);
+    const onCallerAbort = () => controller.abort(request.signal?.reason);
+    request.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    try {
+      const response = await this.#fetch(url, {
+        method: request.method,
+        headers,
+        body: hasBody ? JSON.stringify(request.body) : null,
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      return unwrapEnvelope(response, text);
+    } catch (error) {
+      if (error instanceof PaymentsApiError) throw error;
+      throwIfAborted(request.signal);
+      if (timedOut) throw new PaymentsTimeoutError(this.#timeoutMs);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PaymentsConnectionError(`Could not reach the payments API: ${reason}`, error);
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The envelope's `data` on success; a {@link PaymentsApiError} built from `error` otherwise. */
+const unwrapEnvelope = (response: Response, text: string): unknown => {
+  const body = parseJson(text);
+  const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'));
+  if (response.ok) {
+    if (isRecord(body) && body.success === true && 'data' in body) return body.data;
+    throw new PaymentsApiError({
+      status: response.status,
+      code: 'INVALID_RESPONSE',
+      message: `Unexpected response body (HTTP ${response.status})`,
+    });
+  }
+  const error = isRecord(body) && body.success === false && isRecord(body.error) ? body.error : undefined;
+  throw new PaymentsApiError({
+    status: response.status,
+    message:
+      typeof error?.message === 'string'
+        ? error.message
+        : `HTTP ${response.status} ${response.statusText}`.trim(),
+    code: typeof error?.code === 'string' ? error.code : undefined,
+    details: Array.isArray(error?.details) ? (error.details as PaymentsApiError['details']) : undefined,
+    retryAfterMs,
+  });
+};

@@ -1,0 +1,164 @@
+import type { RequestSender } from '../request-sender.ts';
+import { parseReturnUrl } from '../return-url.ts';
+import type {
+  CallOptions,
+  CreatedPayment,
+  CreatePaymentInput,
+  FinalPayment,
+  ListPaymentsFilters,
+  Payment,
+  PaymentList,
+} from '../types.ts';
+import { type WaitForFinalStatusOptions, waitForFinalStatus } from '../wait-for-final-status.ts';
+import { segment } from './path.ts';
+
+/** Options of `payments.create`. */
+export interface CreatePaymentOptions extends CallOptions {
+  /**
+   * Sent as the `Idempotency-Key` header. The same key with the same body returns the first
+   * payment instead of creating another; with a different body the service answers 409
+   * `IDEMPOTENCY_KEY_REUSED`. Default: a fresh `crypto.randomUUID()` per call, reused across
+   * that call's retries. Pass your own (e.g. your order id) to be safe across process restarts.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+/** Page size `listAll` asks for when the filters name none: the largest the service allows. */
+export const LIST_ALL_PAGE_SIZE = 100;
+
+/** `client.payments`: create, read, list, refresh and cancel payments, and wait for their outcome. */
+export class PaymentsResource {
+  readonly #sender: RequestSender;
+
+  /** @internal Built by `PaymentsClient`. */
+  constructor(sender: RequestSender) {
+    this.#sender = sender;
+  }
+
+  /**
+   * Creates a payment (`POST /api/payments`) and returns its id, first status and the
+   * `redirectUrl` to send the customer to. Retried on network failure, 5xx and 429, always with
+   * the same idempotency key, so a retry never creates a second payment.
+   */
+  create(input: CreatePaymentInput, options: CreatePaymentOptions = {}): Promise<CreatedPayment> {
+    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    return this.#sender.send({
+      method: 'POST',
+      path: '/api/payments',
+      body: input,
+      headers: { 'idempotency-key': idempotencyKey },
+      retrySafe: true,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Reads a payment with its full `statusHistory` (`GET /api/payments/{id}`). The service
+   * catches the payment up with its provider first, so this is the read to poll.
+   */
+  get(paymentId: string, options: CallOptions = {}): Promise<Payment> {
+    return this.#sender.send({
+      method: 'GET',
+      path: `/api/payments/${segment(paymentId, 'paymentId')}`,
+      retrySafe: true,
+      signal: options.signal,
+    });
+  }
+
+  /** One page of the organization's payments, newest first (`GET /api/payments`). */
+  list(filters: ListPaymentsFilters = {}, options: CallOptions = {}): Promise<PaymentList> {
+    return this.#sender.send({
+      method: 'GET',
+      path: '/api/payments',
+      query: {
+        status: filters.status,
+        provider: filters.provider,
+        limit: filters.limit,
+        offset: filters.offset,
+      },
+      retrySafe: true,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Every payment matching the filters, page after page, for `for await`:
+   *
+   * ```ts
+   * for await (const payment of client.payments.listAll({ status: 'COMPLETED' })) { ... }
+   * ```
+   *
+   * Pages are fetched lazily (stop iterating and no more are requested), `limit` pages of
+   * {@link LIST_ALL_PAGE_SIZE} by default, starting at `offset`. The list is newest first, so a
+   * payment created during the walk shifts later pages by one; a payment already yielded is
+   * not yielded again.
+   */
+  async *listAll(
+    filters: ListPaymentsFilters = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<Payment, void> {
+    const limit = filters.limit ?? LIST_ALL_PAGE_SIZE;
+    let offset = filters.offset ?? 0;
+    const seen = new Set<string>();
+    for (;;) {
+      const page = await this.list({ ...filters, limit, offset }, options);
+      for (const payment of page.payments) {
+        if (seen.has(payment.paymentId)) continue;
+        seen.add(payment.paymentId);
+        yield payment;
+      }
+      offset += page.payments.length;
+      if (page.payments.length === 0 || offset >= page.total) return;
+    }
+  }
+
+  /**
+   * Asks the provider for the latest status now (`POST /api/payments/{id}/sync`). Unlike `get`,
+   * a provider failure is reported (as a `PaymentsApiError`). Retried like a read.
+   */
+  sync(paymentId: string, options: CallOptions = {}): Promise<Payment> {
+    return this.#sender.send({
+      method: 'POST',
+      path: `/api/payments/${segment(paymentId, 'paymentId')}/sync`,
+      retrySafe: true,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Cancels an unfinished payment (`POST /api/payments/{id}/cancel`); resolves with it
+   * `CANCELLED`. A finished one fails with 409 `PAYMENT_NOT_CANCELLABLE`. Never retried: a
+   * repeat of a cancel that did land would answer 409 and hide the success.
+   */
+  cancel(paymentId: string, options: CallOptions = {}): Promise<Payment> {
+    return this.#sender.send({
+      method: 'POST',
+      path: `/api/payments/${segment(paymentId, 'paymentId')}/cancel`,
+      retrySafe: false,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Reads the payment until its status is final (`COMPLETED`, `FAILED`, `CANCELLED`, `EXPIRED`)
+   * and resolves with it. Schedule (the spec's client guidance): a read at once, then every 3 s
+   * until 60 s have passed (t = 3, 6, ..., 60 s), then every 60 s (t = 120, 180, ... s).
+   * `onUpdate` sees each status change; `signal` stops the wait; after `timeoutMs`
+   * (default 15 min) it rejects with `PaymentsWaitTimeoutError`.
+   */
+  waitForFinalStatus(paymentId: string, options: WaitForFinalStatusOptions = {}): Promise<FinalPayment> {
+    segment(paymentId, 'paymentId');
+    return waitForFinalStatus((signal) => this.get(paymentId, { signal }), options);
+  }
+
+  /**
+   * Handles the customer's return to your `redirectUrl`: takes `paymentId` from the URL (absolute
+   * or path-only, e.g. `req.url`) and reads the payment from the service. The `status` in the URL
+   * is ignored: anyone can type it. Fulfil the order only on the returned payment's `status`
+   * (`COMPLETED`), or follow up with `waitForFinalStatus` while it is still moving.
+   */
+  verifyReturn(returnUrl: string | URL, options: CallOptions = {}): Promise<Payment> {
+    const { paymentId } = parseReturnUrl(returnUrl);
+    return this.get(paymentId, options);
+  }
+}

@@ -1,0 +1,46 @@
+import type { RequestSender } from '../request-sender.ts';
+import type { CallOptions, Payment, SandboxApproveScenario, SandboxRejectReason } from '../types.ts';
+import { segment } from './path.ts';
+
+/**
+ * `client.sandbox`: plays the customer at the Mock bank, for tests and demos (provider `mock`
+ * only, key with `write`). Not retried: a repeated decision answers 409.
+ */
+export class SandboxResource {
+  readonly #sender: RequestSender;
+
+  /** @internal Built by `PaymentsClient`. */
+  constructor(sender: RequestSender) {
+    this.#sender = sender;
+  }
+
+  /**
+   * Approves a Mock bank payment waiting for the customer. `scenario` picks the timing
+   * (`{ preset: 'realistic' }`, `{ completeAfterSeconds: 5 }`); default: the `mockBank` given at
+   * creation, else `instant` (COMPLETED at once).
+   */
+  approve(
+    paymentId: string,
+    scenario: SandboxApproveScenario = {},
+    options: CallOptions = {},
+  ): Promise<Payment> {
+    return this.#sender.send({
+      method: 'POST',
+      path: `/api/payments/${segment(paymentId, 'paymentId')}/mock-bank/approve`,
+      body: scenario,
+      retrySafe: false,
+      signal: options.signal,
+    });
+  }
+
+  /** Rejects a Mock bank payment waiting for the customer: FAILED with `reason` (default: the creation's, else `CUST`). */
+  reject(paymentId: string, reason?: SandboxRejectReason, options: CallOptions = {}): Promise<Payment> {
+    return this.#sender.send({
+      method: 'POST',
+      path: `/api/payments/${segment(paymentId, 'paymentId')}/mock-bank/reject`,
+      body: reason === undefined ? {} : { reason },
+      retrySafe: false,
+      signal: options.signal,
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import type { Payment, PaymentStatus } from '../src/index.ts';
+
+export const BASE_URL = 'https://pis.test';
+export const API_KEY = 'pis_test_key';
+
+/** A payment as the service would return it, in the given status. */
+export const paymentFixture = (status: PaymentStatus = 'AUTHORIZING', paymentId = 'pay_1'): Payment => ({
+  paymentId,
+  status,
+  isoStatus: { code: 'PDNG', name: 'Pending', description: 'Pending' },
+  provider: 'mock',
+  amount: { value: '10.50', currency: 'GBP' },
+  toAccount: { accountName: 'Acme Ltd', sortCode: '040004', accountNumber: '12345678' },
+  reference: { reference: 'Order 42', endToEndId: 'E2E42' },
+  flowType: 'API_ONLY',
+  createdAt: '2026-11-21T12:00:00.000Z',
+  updatedAt: '2026-11-21T12:00:00.000Z',
+});
