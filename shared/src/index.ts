@@ -1,5 +1,6 @@
 export * from './bank-catalogue.ts';
 export * from './banks.ts';
+export * from './create-rules.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './lifecycle.ts';

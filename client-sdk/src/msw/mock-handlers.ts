@@ -9,13 +9,13 @@ import {
   ListPaymentsQuery,
   MESSAGES,
   PaymentIdInput,
+  parseIdempotencyKey,
   SandboxApproveInput,
   SandboxRejectInput,
   validationFailed,
 } from '@pis/shared';
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import type { z } from 'zod';
-import { parseIdempotencyKey } from './create-rules.ts';
 import type { MockStore } from './mock-store.ts';
 
 /** A failure queued with `controls.failNext`. */

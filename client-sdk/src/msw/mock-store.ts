@@ -10,8 +10,11 @@ import {
   type CreatePaymentCommand,
   cancel,
   catchUp,
+  checkCreateRules,
   findBank,
   type HistoryRecord,
+  IDEMPOTENCY_KEY_TTL_MS,
+  idempotencyKeyReused,
   type ListBanksQuery,
   type ListPaymentsQuery,
   listBanks,
@@ -26,16 +29,17 @@ import {
   type ProviderEntry,
   paymentProviders,
   type RejectReason,
+  reachableBank,
   receivePayment,
   reject,
   resolveRejectReason,
   resolveTiming,
   sendToProvider,
+  stableJson,
   toCreatedPayment,
   toPayment,
 } from '@pis/shared';
 import type { z } from 'zod';
-import { assertUsableProvider, IDEMPOTENCY_KEY_TTL_MS, reachableBank, stableJson } from './create-rules.ts';
 
 type ListPaymentsFilters = z.output<typeof ListPaymentsQuery>;
 type ListBanksFilters = z.output<typeof ListBanksQuery>;
@@ -88,17 +92,17 @@ export class MockStore {
    * idempotency replay, then receive and (API_ONLY) hand to the Mock bank at once.
    */
   create(command: CreatePaymentCommand, idempotencyKey: string | undefined, now: Date): CreatedPayment {
-    assertUsableProvider(command);
-    if (command.bankId) reachableBank(command.bankId, command.provider, this.#bankContext());
+    checkCreateRules(command, {
+      ...this.#bankContext(),
+      isConfigured: (provider) => provider === MOCK_PROVIDER,
+      hostedPagesEnabled: true,
+    });
     const hash = stableJson(command);
     if (idempotencyKey !== undefined) {
       const earlier = this.#idempotency.get(idempotencyKey);
       if (earlier && earlier.createdAt.getTime() > now.getTime() - IDEMPOTENCY_KEY_TTL_MS) {
         if (earlier.hash !== hash) {
-          throw new AppError(
-            'IDEMPOTENCY_KEY_REUSED',
-            'This Idempotency-Key was already used with a different request; use a new key for a new payment',
-          );
+          throw idempotencyKeyReused();
         }
         return earlier.response;
       }

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { type Bank, type BankContext, findBank } from './banks.ts';
+import { AppError, validationFailed } from './errors.ts';
+import type { CreatePaymentCommand } from './payments.ts';
+import { MOCK_PROVIDER } from './primitives.ts';
+
+/**
+ * The create rules that need more than the request body: who asks (approved providers), what
+ * this service can serve, and the idempotency key. The server and the MSW kit both apply them.
+ */
+
+/** `Idempotency-Key` on create (as Stripe's); keys are per organization and kept 24 h. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export const IdempotencyKeyValue = z
+  .string()
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(255, { error: 'must be at most 255 characters' })
+  .regex(/^[\x20-\x7e]+$/, { error: 'must be printable ASCII' });
+
+/** The header's value, validated; undefined when absent. A repeated header is refused. */
+export const parseIdempotencyKey = (
+  header: string | readonly string[] | null | undefined,
+): string | undefined => {
+  if (header === undefined || header === null) return undefined;
+  const parsed = IdempotencyKeyValue.safeParse(typeof header === 'string' ? header : undefined);
+  if (!parsed.success) {
+    const message =
+      typeof header === 'string' ? (parsed.error.issues[0]?.message ?? 'is invalid') : 'must be given once';
+    throw validationFailed([{ field: 'Idempotency-Key', message }]);
+  }
+  return parsed.data;
+};
+
+/**
+ * Fingerprint text of a validated request: key order, `10.5` vs `"10.5"` and spelled-out
+ * defaults count as the same request.
+ */
+export const stableJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${stableJson(field)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+};
+
+export const idempotencyKeyReused = () =>
+  new AppError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used with a different request; use a new key for a new payment',
+  );
+
+export const providerNotConfigured = (provider: string) =>
+  new AppError('PROVIDER_NOT_CONFIGURED', `Provider ${provider} cannot be used right now`);
+
+/** The bank a payment may go to: known, reachable through its provider, active and taking payments. */
+export const reachableBank = (bankId: string, provider: string, context: BankContext): Bank => {
+  const bank = findBank(bankId, context);
+  const reachable = bank?.providerSupport?.some((support) => support.provider === provider) ?? false;
+  if (!bank || !reachable) {
+    throw validationFailed([
+      {
+        field: 'bankId',
+        message: `must name a bank your organization can reach with provider ${provider} (see GET /api/banks)`,
+      },
+    ]);
+  }
+  if (!bank.active || !bank.features.payments) {
+    throw validationFailed([
+      { field: 'bankId', message: 'names a bank that is not taking payments right now' },
+    ]);
+  }
+  return bank;
+};
+
+export type CreateRulesContext = BankContext & {
+  /** Whether this service has a working adapter for the provider. */
+  isConfigured: (provider: string) => boolean;
+  hostedPagesEnabled: boolean;
+};
+
+/** The create rules in the spec's order: 400 MOCK_BANK_ONLY, 403, 503s, then the bank. */
+export const checkCreateRules = (command: CreatePaymentCommand, context: CreateRulesContext): void => {
+  if (command.mockBank && command.provider !== MOCK_PROVIDER) {
+    throw new AppError('MOCK_BANK_ONLY', `mockBank can only be used with provider ${MOCK_PROVIDER}`);
+  }
+  if (command.provider !== MOCK_PROVIDER && !context.approvedProviders.includes(command.provider)) {
+    throw new AppError(
+      'PROVIDER_NOT_APPROVED',
+      `Organization is not approved for provider ${command.provider}`,
+    );
+  }
+  if (!context.isConfigured(command.provider)) throw providerNotConfigured(command.provider);
+  if (command.flowType !== 'API_ONLY' && !context.hostedPagesEnabled) {
+    throw new AppError(
+      'HOSTED_PAGES_NOT_CONFIGURED',
+      'Hosted payment pages cannot be used right now; create the payment with flowType API_ONLY',
+    );
+  }
+  if (command.bankId) reachableBank(command.bankId, command.provider, context);
+};
