@@ -134,9 +134,8 @@ export const queryInteger = (bounds: { min: number; max?: number }) => {
       : `must be an integer from ${bounds.min} to ${bounds.max}`;
   return z.preprocess(
     (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
-    z
-      .int({ error: message })
-      .min(bounds.min, { error: message })
-      .max(bounds.max ?? Number.MAX_SAFE_INTEGER, { error: message }),
+    bounds.max === undefined
+      ? z.int({ error: message }).min(bounds.min, { error: message })
+      : z.int({ error: message }).min(bounds.min, { error: message }).max(bounds.max, { error: message }),
   );
 };

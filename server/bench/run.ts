@@ -1,0 +1,183 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { silentLogger } from '../src/logger.ts';
+import { startBaseline } from './baseline.ts';
+import type { LoadResult, LoadSpec } from './load.ts';
+import { runLoad } from './load-runner.ts';
+import { startService } from './service.ts';
+import { type LagResult, measureTimelineLag } from './timeline-lag.ts';
+
+/**
+ * `npm run bench`: the service against a bare Fastify + pg baseline in the same run, on one
+ * throwaway embedded Postgres, over loopback HTTP. Prints requests/s and latency per endpoint
+ * with the ratio to the baseline, then the lag of 1,000 timeline steps due at once.
+ */
+
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 2;
+const DURATION_SECONDS = 8;
+const POOL_MAX = 10;
+const GET_IDS = 500;
+const TIMELINES = 1000;
+
+const CREATE_BODY = JSON.stringify({
+  amount: { value: '10.50', currency: 'GBP' },
+  toAccount: { accountName: 'Bench Ltd', sortCode: '040004', accountNumber: '12345678' },
+  reference: 'bench',
+});
+
+type Row = { name: string; result: LoadResult; baseline?: LoadResult; target?: number };
+
+const started = performance.now();
+const tempDir = await mkdtemp(path.join(os.tmpdir(), 'pis-bench-'));
+await chmod(tempDir, 0o755);
+const cluster = await startEmbeddedPostgres({
+  dataDir: path.join(tempDir, 'postgres'),
+  port: 0,
+  password: 'bench',
+  logger: silentLogger(),
+  persistent: false,
+});
+// `npm run bench -- --lag-only` skips the HTTP loads (to iterate on the worker).
+const lagOnly = process.argv.includes('--lag-only');
+const rows: Row[] = [];
+let lag: LagResult | undefined;
+try {
+  await createDatabase(cluster.url('postgres'), 'baseline');
+  await createDatabase(cluster.url('postgres'), 'service');
+
+  if (!lagOnly) rows.push(...(await measureBaseline(cluster.url('baseline'))));
+
+  const service = await startService(cluster.url('service'), tempDir);
+  try {
+    const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
+    const headers = { 'x-api-key': service.apiKey };
+    if (!lagOnly) rows.push(...(await measureService(serviceUrl, headers, rows)));
+    lag = await measureTimelineLag(
+      service,
+      await createSome(serviceUrl, headers, TIMELINES),
+      await createSome(serviceUrl, headers, 50),
+    );
+  } finally {
+    await service.close();
+  }
+} finally {
+  await cluster.stop();
+  await rm(tempDir, { recursive: true, force: true });
+}
+print(rows);
+if (lag) {
+  console.log(
+    `\ntimeline lag (actual - due), ${lag.timelines} timelines x 3 steps due at once: ` +
+      `p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms, max ${lag.maxMs} ms ` +
+      `(target p99 < 1000 ms: ${lag.p99Ms < 1000 && lag.missing === 0 ? 'met' : 'MISSED'})` +
+      (lag.missing > 0 ? `; ${lag.missing} steps not applied when read` : ''),
+  );
+}
+console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+async function measureBaseline(databaseUrl: string): Promise<Row[]> {
+  const baseline = await startBaseline(databaseUrl, POOL_MAX);
+  const baselineUrl = await baseline.app.listen({ host: '127.0.0.1', port: 0 });
+  const baselineCreate = await measure(baselineUrl, {
+    method: 'POST',
+    paths: ['/api/payments'],
+    body: CREATE_BODY,
+  });
+  const baselineIds = await createSome(baselineUrl, {}, GET_IDS);
+  const baselineGet = await measure(baselineUrl, {
+    method: 'GET',
+    paths: baselineIds.map((id) => `/api/payments/${id}`),
+  });
+  await baseline.close();
+  return [
+    { name: 'baseline create (INSERT)', result: baselineCreate },
+    { name: 'baseline get (SELECT)', result: baselineGet },
+  ];
+}
+
+async function measureService(
+  url: string,
+  headers: Record<string, string>,
+  baselines: Row[],
+): Promise<Row[]> {
+  const [baselineCreate, baselineGet] = baselines.map((row) => row.result);
+  const create = await measure(url, {
+    method: 'POST',
+    paths: ['/api/payments'],
+    body: CREATE_BODY,
+    headers,
+  });
+  const ids = await createSome(url, headers, GET_IDS);
+  const get = await measure(url, {
+    method: 'GET',
+    paths: ids.map((id) => `/api/payments/${id}`),
+    headers,
+  });
+  return [
+    { name: 'service create', result: create, baseline: baselineCreate, target: 0.4 },
+    { name: 'service get', result: get, baseline: baselineGet, target: 0.6 },
+  ];
+}
+
+async function measure(
+  url: string,
+  request: Pick<LoadSpec, 'method' | 'paths' | 'body'> & { headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const spec: LoadSpec = {
+    url,
+    method: request.method,
+    paths: request.paths,
+    headers: { 'content-type': 'application/json', ...request.headers },
+    ...(request.body === undefined ? {} : { body: request.body }),
+    connections: CONNECTIONS,
+    durationSeconds: WARMUP_SECONDS,
+  };
+  await runLoad(spec);
+  return runLoad({ ...spec, durationSeconds: DURATION_SECONDS });
+}
+
+/** Creates `count` payments over HTTP, 10 at a time, and returns their ids. */
+async function createSome(url: string, headers: Record<string, string>, count: number): Promise<string[]> {
+  const createOne = async () => {
+    const response = await fetch(`${url}/api/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: CREATE_BODY,
+    });
+    const body = (await response.json()) as { data: { paymentId: string } };
+    return body.data.paymentId;
+  };
+  const ids: string[] = [];
+  while (ids.length < count) {
+    ids.push(...(await Promise.all(Array.from({ length: Math.min(10, count - ids.length) }, createOne))));
+  }
+  return ids;
+}
+
+async function createDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+}
+
+function print(rows: Row[]): void {
+  const pad = (text: string, width: number) => text.padEnd(width);
+  console.log(
+    `\n${pad('load', 30)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 8)}vs baseline`,
+  );
+  for (const { name, result, baseline, target } of rows) {
+    const ratio = baseline ? result.requestsPerSecond / baseline.requestsPerSecond : undefined;
+    const verdict =
+      ratio === undefined
+        ? ''
+        : `${(ratio * 100).toFixed(0)}% (target >= ${(target ?? 0) * 100}%: ${ratio >= (target ?? 0) ? 'met' : 'MISSED'})`;
+    console.log(
+      `${pad(name, 30)}${pad(result.requestsPerSecond.toFixed(0), 10)}${pad(String(result.p50Ms), 9)}${pad(String(result.p99Ms), 9)}${pad(String(result.failed), 8)}${verdict}`,
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import type { ApprovalTiming } from '@pis/shared';
+import { type Clock, systemClock } from '../src/clock.ts';
+import { approveAtMockBank } from '../src/payments/mock-bank-decisions.ts';
+import type { PaymentsDeps } from '../src/payments/payments-deps.ts';
+import { defaultProviderRegistry } from '../src/providers/default-providers.ts';
+import type { Service } from './service.ts';
+
+export interface LagResult {
+  timelines: number;
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Samples whose step had not been applied when read (counted as missing, not as lag). */
+  missing: number;
+}
+
+const COMPLETE_AFTER_SECONDS = 10;
+/** Steps of a 10 s timeline after AUTHORIZED: SUBMITTED at 1 s, ACCEPTED at 4 s, COMPLETED at 10 s. */
+const STEPS = [
+  { atSeconds: 1, status: 'SUBMITTED', readAtSeconds: 3.5 },
+  { atSeconds: 4, status: 'ACCEPTED', readAtSeconds: 9.5 },
+  { atSeconds: 10, status: 'COMPLETED', readAtSeconds: 12.5 },
+];
+
+/**
+ * 1,000 timelines whose steps fall due at the same instants. Every payment is approved "at" one
+ * instant T0 a few seconds ahead (a fixed clock for the approvals only), so its steps are due at
+ * T0+1 s, T0+4 s and T0+10 s: three bursts of 1,000 through pg-boss and the worker on real time.
+ * Lag = when the worker wrote the step (`updated_at`) minus when it was due; read from the table
+ * between steps, so no reader catches anything up.
+ */
+export async function measureTimelineLag(
+  service: Service,
+  paymentIds: string[],
+  warmUpIds: string[],
+): Promise<LagResult> {
+  const deps = (clock: Clock): PaymentsDeps => ({
+    em: service.database.orm.em,
+    clock,
+    config: service.config,
+    providers: defaultProviderRegistry(service.config),
+    scheduler: service.background.scheduler,
+    logger: service.app.log as PaymentsDeps['logger'],
+  });
+  // The approvals must all be in before the first step is due: time a few to pick T0.
+  const warmUpStarted = Date.now();
+  // Instant: the warm-up payments complete at once and leave no timeline behind.
+  await approveAll(deps(systemClock), warmUpIds, { preset: 'instant' });
+  const perApprovalMs = (Date.now() - warmUpStarted) / warmUpIds.length;
+  const t0 = Date.now() + Math.ceil(perApprovalMs * paymentIds.length * 1.5) + 1_000;
+  await approveAll(deps({ now: () => new Date(t0) }), paymentIds, {
+    completeAfterSeconds: COMPLETE_AFTER_SECONDS,
+  });
+  if (Date.now() > t0) throw new Error('the approvals took longer than planned; the lag would include them');
+
+  const lags: number[] = [];
+  let missing = 0;
+  for (const step of STEPS) {
+    await sleepUntil(t0 + step.readAtSeconds * 1000);
+    const rows = await service.database.orm.em
+      .getConnection()
+      .execute<{ status: string; updated_at: Date }[]>(
+        'select status, updated_at from payment where id in (?)',
+        [paymentIds],
+      );
+    const dueAt = t0 + step.atSeconds * 1000;
+    for (const row of rows) {
+      if (row.status === step.status) lags.push(new Date(row.updated_at).getTime() - dueAt);
+      else missing++;
+    }
+  }
+  lags.sort((a, b) => a - b);
+  const at = (q: number) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))] ?? Number.NaN;
+  return {
+    timelines: paymentIds.length,
+    samples: lags.length,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    maxMs: lags.at(-1) ?? Number.NaN,
+    missing,
+  };
+}
+
+/** 8 at a time, as a busy API would approve them. */
+async function approveAll(deps: PaymentsDeps, paymentIds: string[], timing: ApprovalTiming): Promise<void> {
+  const queue = [...paymentIds];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let paymentId = queue.pop(); paymentId; paymentId = queue.pop()) {
+        await approveAtMockBank(deps, { paymentId }, timing);
+      }
+    }),
+  );
+}
+
+const sleepUntil = (at: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));

@@ -1,0 +1,93 @@
+import fastifyApiReference from '@scalar/fastify-api-reference';
+import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { bankLogoRoutes } from './catalogue/bank-logo.ts';
+import { BODY_LIMIT_BYTES } from './config.ts';
+import { envelopeClientError } from './http/client-error.ts';
+import { envelopeErrors, rejectUnusableHost } from './http/fastify-failure.ts';
+import { buildOpenApiDocument } from './http/openapi-document.ts';
+import { restApi } from './http/rest-api.ts';
+import { webApp } from './http/web-app.ts';
+import { type Logger, silentLogger } from './logger.ts';
+import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
+import { defaultProviderRegistry } from './providers/default-providers.ts';
+import type { ProviderRegistry } from './providers/provider-registry.ts';
+import { type AppRouter, appRouter } from './trpc/app-router.ts';
+import { type AppServices, createContextFactory } from './trpc/context.ts';
+import { publicFailure } from './trpc/public-failure.ts';
+import { createResponseMeta } from './trpc/response-meta.ts';
+
+export interface BuildAppOptions
+  extends Omit<AppServices, 'configuredProviders' | 'providers' | 'scheduler'> {
+  configuredProviders?: readonly string[];
+  /** Default: the Mock bank only. */
+  providers?: ProviderRegistry;
+  /** Default: none (reads and the sweep still catch payments up); `main.ts` passes pg-boss's. */
+  scheduler?: PaymentScheduler;
+  logger?: Logger;
+}
+
+/**
+ * The HTTP application, without listening: `main.ts` listens, tests call `app.inject`.
+ * /api    REST (trpc-to-openapi) with the spec's envelope, see http/rest-api.ts
+ * /trpc   the same procedures for our own web app and tRPC clients
+ * /api/openapi.json, /docs   the generated contract and its interactive reference
+ * /bank-logos/<id>.svg, and the built SPA with a deep-link fallback
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const providers = options.providers ?? defaultProviderRegistry(options.config);
+  const services: AppServices = {
+    config: options.config,
+    orm: options.orm,
+    clock: options.clock,
+    configuredProviders: options.configuredProviders ?? providers.codes(),
+    providers,
+    scheduler: options.scheduler ?? noopPaymentScheduler,
+  };
+  const app = Fastify({
+    loggerInstance: (options.logger ?? silentLogger()) as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Batched tRPC calls put every procedure name into the path.
+    routerOptions: { maxParamLength: 5000 },
+    // Links use PUBLIC_BASE_URL, never the request's Host, so X-Forwarded-* need not be trusted.
+    trustProxy: false,
+    clientErrorHandler: envelopeClientError,
+  });
+
+  envelopeErrors(app);
+  // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
+  app.addHook('onRequest', rejectUnusableHost);
+  const createContext = createContextFactory(services);
+  const responseMeta = createResponseMeta(appRouter);
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext,
+      responseMeta,
+      onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
+        if (publicFailure(error).status >= 500) req.log.error({ err: error }, 'procedure failed');
+      },
+    },
+  });
+
+  await app.register(restApi, { prefix: '/api', router: appRouter, createContext, responseMeta });
+
+  // Raw JSON (not enveloped): validators and the reference page read it as a document.
+  const openApiDocument = buildOpenApiDocument(appRouter, options.config.publicBaseUrl);
+  app.get('/api/openapi.json', async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').send(openApiDocument),
+  );
+  await app.register(fastifyApiReference, {
+    routePrefix: '/docs',
+    configuration: { url: '/api/openapi.json', title: 'Payment Initiation Service API' },
+    logLevel: 'warn',
+  });
+
+  await app.register(bankLogoRoutes);
+  await webApp(app, { distDir: options.config.webDistDir });
+  return app;
+}
+
+export type { AppRouter };

@@ -1,0 +1,124 @@
+import { parseArgs } from 'node:util';
+import { ProviderCode } from '@pis/shared';
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { EntityManager } from '../db/orm.ts';
+
+/**
+ * Only the types of the operator actions: the module (and the ORM behind it) is loaded by
+ * admin.ts after the command line is valid, so a typo is answered at once.
+ */
+type OrganizationAdmin = typeof import('../organizations/organization-admin.ts');
+
+/** A mistake in the command line: printed with the usage, exit code 2, nothing touched. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type Run = (actions: OrganizationAdmin, em: EntityManager) => Promise<Record<string, unknown>>;
+
+type Options = Record<string, { type: 'string' }>;
+
+interface Command {
+  usage: string;
+  options: Options;
+  /** Validates everything that needs no database, then returns the action. */
+  prepare(values: Record<string, string | undefined>, clock: Clock): Run;
+}
+
+const Id = z.string().trim().min(1).max(100);
+const Name = z.string().trim().min(1, 'must not be empty').max(200);
+const Bool = z.enum(['true', 'false']).transform((value) => value === 'true');
+const PermissionList = z
+  .string()
+  .transform((text) => text.split(',').map((part) => part.trim()))
+  .pipe(z.array(z.enum(['read', 'write'])).min(1))
+  .transform((list) => ({ read: list.includes('read'), write: list.includes('write') }));
+const ExpiresAt = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()])
+  .transform((text) => new Date(text));
+
+function value<T>(schema: z.ZodType<T>, values: Record<string, string | undefined>, name: string): T {
+  const raw = values[name];
+  if (raw === undefined) throw new UsageError(`--${name} is required`);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new UsageError(`--${name}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  'org:create': {
+    usage: 'org:create --name NAME',
+    options: { name: { type: 'string' } },
+    prepare: (values, clock) => {
+      const name = value(Name, values, 'name');
+      return (actions, em) => actions.createOrganization(em, name, clock);
+    },
+  },
+  'org:set-active': {
+    usage: 'org:set-active --org ID --active true|false',
+    options: { org: { type: 'string' }, active: { type: 'string' } },
+    prepare: (values) => {
+      const org = value(Id, values, 'org');
+      const active = value(Bool, values, 'active');
+      return (actions, em) => actions.setOrganizationActive(em, org, active);
+    },
+  },
+  'org:approve-provider': {
+    usage: 'org:approve-provider --org ID --provider CODE',
+    options: { org: { type: 'string' }, provider: { type: 'string' } },
+    prepare: (values, clock) => {
+      const org = value(Id, values, 'org');
+      const provider = value(ProviderCode, values, 'provider');
+      return (actions, em) => actions.approveProvider(em, org, provider, clock);
+    },
+  },
+  'key:create': {
+    usage: 'key:create --org ID --permissions read|write|read,write [--expires-at ISO-8601]',
+    options: { org: { type: 'string' }, permissions: { type: 'string' }, 'expires-at': { type: 'string' } },
+    prepare: (values, clock) => {
+      const org = value(Id, values, 'org');
+      const permissions = value(PermissionList, values, 'permissions');
+      const expiresAt =
+        values['expires-at'] === undefined ? undefined : value(ExpiresAt, values, 'expires-at');
+      if (expiresAt && expiresAt.getTime() <= clock.now().getTime()) {
+        throw new UsageError('--expires-at must be in the future');
+      }
+      return (actions, em) =>
+        actions.createApiKey(em, { organizationId: org, permissions, expiresAt }, clock);
+    },
+  },
+  'key:revoke': {
+    usage: 'key:revoke --key ID',
+    options: { key: { type: 'string' } },
+    prepare: (values, clock) => {
+      const key = value(Id, values, 'key');
+      return (actions, em) => actions.revokeApiKey(em, key, clock);
+    },
+  },
+};
+
+export const USAGE = [
+  'Usage: npm run -s admin -- <command> [options]',
+  '',
+  ...Object.values(COMMANDS).map((command) => `  ${command.usage}`),
+  '',
+  'Prints one JSON object on stdout. Bad arguments or an unknown organization/key: message on stderr, exit 2.',
+].join('\n');
+
+/** Parses and validates a command line; throws UsageError before any database work. */
+export function prepareCommand(argv: readonly string[], clock: Clock): Run {
+  const [name, ...rest] = argv;
+  if (!name) throw new UsageError('a command is required');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command: ${name}`);
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n  usage: ${command.usage}`);
+  }
+  return command.prepare(values as Record<string, string | undefined>, clock);
+}

@@ -1,0 +1,71 @@
+import { AppError } from '@pis/shared';
+import { systemClock } from '../clock.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { createLogger } from '../logger.ts';
+import { prepareCommand, type Run, USAGE, UsageError } from './admin-commands.ts';
+
+/**
+ * Operator CLI: `npm run -s admin -- <command> ...` from the repo root. stdout carries exactly
+ * one JSON line (scripts parse it); everything else goes to stderr. Works with the server
+ * running (it reuses the embedded cluster) or not (it starts the cluster and stops it again).
+ */
+const EXIT_USAGE = 2;
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+let run: Run;
+try {
+  run = prepareCommand(argv, systemClock);
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  fail(`error: ${error.message}\n\n${USAGE}`, EXIT_USAGE);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  fail(error.message, EXIT_USAGE);
+}
+
+// stderr only, and quiet by default: the operator wants the JSON line.
+const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'stderr');
+let database: Database;
+try {
+  const { openDatabase } = await import('../db/database.ts');
+  database = await openDatabase(config, logger);
+} catch (error) {
+  fail(`error: could not open the database: ${error instanceof Error ? error.message : String(error)}`, 1);
+}
+
+let exitCode = 0;
+try {
+  const actions = await import('../organizations/organization-admin.ts');
+  const result = await run(actions, database.orm.em.fork());
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  // Unknown organization or key: the operator's mistake, and nothing was written.
+  if (error instanceof AppError && error.status < 500) {
+    process.stderr.write(`error: ${error.message}\n`);
+    exitCode = EXIT_USAGE;
+  } else {
+    process.stderr.write(
+      `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    exitCode = 1;
+  }
+} finally {
+  await database.close();
+}
+process.exit(exitCode);

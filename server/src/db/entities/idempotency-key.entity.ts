@@ -1,0 +1,26 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { CreatedPayment } from '@pis/shared';
+import { Organization } from './organization.entity.ts';
+import { Payment } from './payment.entity.ts';
+
+/**
+ * A create request's `Idempotency-Key`, per organization, written in the same transaction as
+ * the payment it created. Kept 24 h (older rows count as absent and are purged).
+ */
+export const IdempotencyKey = defineEntity({
+  name: 'IdempotencyKey',
+  tableName: 'idempotency_key',
+  properties: {
+    organization: () => p.manyToOne(Organization).mapToPk().primary().deleteRule('cascade'),
+    key: p.string().length(255).primary(),
+    /** SHA-256 of the validated request, so a retry with another body is told apart. */
+    requestHash: p.string().length(64),
+    payment: () => p.manyToOne(Payment).mapToPk().deleteRule('cascade'),
+    /** The original 201 body, answered again to a retry. */
+    response: p.json<CreatedPayment>(),
+    createdAt: p.datetime(),
+  },
+  // The purge of keys older than 24 h.
+  indexes: [{ name: 'idempotency_key_created_at_idx', properties: ['createdAt'] }],
+});
+export type IdempotencyKey = InferEntity<typeof IdempotencyKey>;

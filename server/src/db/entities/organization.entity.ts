@@ -1,0 +1,14 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/** A merchant. Everything an API key can see is scoped to its organization. */
+export const Organization = defineEntity({
+  name: 'Organization',
+  tableName: 'organization',
+  properties: {
+    id: p.string().primary().length(40),
+    name: p.string().length(200),
+    active: p.boolean().default(true),
+    createdAt: p.datetime(),
+  },
+});
+export type Organization = InferEntity<typeof Organization>;

@@ -1,0 +1,20 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ISO_CODES, PAYMENT_STATUSES, REASON_CODES } from '@pis/shared';
+import { Payment } from './payment.entity.ts';
+
+/** Append-only: one row per status a payment has had, `seq` 1, 2, ... in order. */
+export const PaymentHistory = defineEntity({
+  name: 'PaymentHistory',
+  tableName: 'payment_history',
+  properties: {
+    payment: () => p.manyToOne(Payment).mapToPk().primary().deleteRule('cascade'),
+    seq: p.integer().primary(),
+    status: p.enum(PAYMENT_STATUSES),
+    isoCode: p.enum(ISO_CODES),
+    isoReason: p.enum(REASON_CODES).nullable(),
+    provider: p.string().length(50).nullable(),
+    details: p.text().nullable(),
+    timestamp: p.datetime(),
+  },
+});
+export type PaymentHistory = InferEntity<typeof PaymentHistory>;

@@ -1,0 +1,51 @@
+import { AppError, type ErrorBody, validationFailed } from '@pis/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type PublicFailure,
+  payloadTooLarge,
+  publicFailure,
+  unsupportedMediaType,
+} from '../trpc/public-failure.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const INTERNAL_BODY: ErrorBody = { message: 'Internal server error', code: 'INTERNAL_ERROR' };
+
+/** What the client sees for an error Fastify (or a plugin outside tRPC) raised. */
+export function fastifyFailure(error: FastifyError): PublicFailure {
+  if (error instanceof AppError) return publicFailure(error);
+  const status = error.statusCode ?? 500;
+  if (status === 413) return publicFailure(payloadTooLarge());
+  if (status === 415) return publicFailure(unsupportedMediaType());
+  if (status === 404) return { status, body: { message: 'Not found' } };
+  if (status >= 400 && status < 500) {
+    return publicFailure(validationFailed([{ field: 'body', message: error.message }]));
+  }
+  return { status: 500, body: INTERNAL_BODY };
+}
+
+/**
+ * Outside /api (static files, logos, /docs, /trpc's Fastify layer) errors are envelopes too,
+ * and a 5xx never says more than "Internal server error". /api has its own handler.
+ */
+export function envelopeErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = fastifyFailure(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(failure.status)
+      .header('content-type', JSON_TYPE)
+      .send({ success: false, error: failure.body });
+  });
+}
+
+/** onRequest hook for plugins that parse the Host header: a junk one is the client's 400. */
+export async function rejectUnusableHost(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  try {
+    new URL(`${request.protocol}://${request.hostname}`);
+  } catch {
+    await reply
+      .code(400)
+      .header('content-type', JSON_TYPE)
+      .send({ success: false, error: { message: 'Invalid Host header' } });
+  }
+}

@@ -1,0 +1,173 @@
+import { ErrorBody, validationFailed } from '@pis/shared';
+import type { AnyRouter } from '@trpc/server';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { fastifyTRPCOpenApiPlugin, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
+import { z } from 'zod';
+import type { Context } from '../trpc/context.ts';
+import { publicFailure } from '../trpc/public-failure.ts';
+import { fastifyFailure, INTERNAL_BODY, JSON_TYPE } from './fastify-failure.ts';
+
+export interface RestApiOptions {
+  router: AnyRouter;
+  createContext: (options: { req: FastifyRequest }) => Context;
+  responseMeta: (options: { paths?: readonly string[] | undefined; errors: readonly unknown[] }) => {
+    status?: number;
+  };
+}
+
+/**
+ * The REST API under /api, in its own Fastify scope so its hooks touch nothing else.
+ *
+ * trpc-to-openapi has no hook for response bodies (success bodies are the raw output; error
+ * bodies are its own shape), so the envelope is applied here:
+ * - onSend wraps 2xx as `{success:true,data}` and turns error bodies into
+ *   `{success:false,error}` from the `appError` our errorFormatter put into `data`;
+ * - what Fastify rejects before tRPC runs (bad JSON, content type, size, unknown method) goes
+ *   through setErrorHandler / setNotFoundHandler and is enveloped there.
+ * A 5xx never carries details: unexpected errors are logged and answered with a bare message.
+ */
+export async function restApi(app: FastifyInstance, options: RestApiOptions): Promise<void> {
+  /** Replies this scope already built as envelopes (error and not-found handlers). */
+  const enveloped = new WeakSet<FastifyRequest>();
+
+  // JSON only; anything else is 415 before it reaches a procedure.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonObject(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  // A POST without a body (sync, cancel) needs no Content-Type; trpc-to-openapi insists on one.
+  app.addHook('onRequest', async (request) => {
+    const { headers } = request;
+    const bodyless =
+      headers['transfer-encoding'] === undefined &&
+      (headers['content-length'] === undefined || headers['content-length'] === '0');
+    if (
+      bodyless &&
+      headers['content-type'] === undefined &&
+      !['GET', 'HEAD', 'DELETE'].includes(request.method)
+    ) {
+      headers['content-type'] = 'application/json';
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (enveloped.has(request)) return payload;
+    const status = reply.statusCode;
+    if (status === 204 || status === 304) return payload;
+    const text = payloadText(payload);
+    if (text === undefined) return payload;
+    reply.header('content-type', JSON_TYPE);
+    if (status < 400) return `{"success":true,"data":${text === '' ? 'null' : text}}`;
+    return JSON.stringify({ success: false, error: errorBodyFromTrpc(text, status) });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = fastifyFailure(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    enveloped.add(request);
+    return reply
+      .code(failure.status)
+      .header('content-type', JSON_TYPE)
+      .send({ success: false, error: failure.body });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    enveloped.add(request);
+    return reply
+      .code(404)
+      .header('content-type', JSON_TYPE)
+      .send({ success: false, error: { message: 'Not found' } });
+  });
+
+  await app.register(fastifyTRPCOpenApiPlugin, {
+    router: routerForOpenApiHandler(options.router),
+    createContext: options.createContext as never,
+    responseMeta: options.responseMeta as never,
+    onError: ({ error, req }: { error: unknown; req: { log?: FastifyRequest['log'] } }) => {
+      if (publicFailure(error).status >= 500) req.log?.error({ err: error }, 'procedure failed');
+    },
+  });
+}
+
+function parseJsonObject(body: string): unknown {
+  // An empty body with a JSON content type is "no body" (POST .../cancel from generic clients).
+  if (body.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    throw validationFailed([{ field: 'body', message: `must be valid JSON (${(error as Error).message})` }]);
+  }
+  // Every request body of this API is an object; an array or a scalar would be spread into
+  // the input by trpc-to-openapi and produce misleading errors.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
+  }
+  return value;
+}
+
+function payloadText(payload: unknown): string | undefined {
+  if (payload === undefined || payload === null) return '';
+  if (typeof payload === 'string') return payload;
+  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
+  return undefined; // a stream: not produced under /api
+}
+
+function errorBodyFromTrpc(text: string, status: number): ErrorBody {
+  try {
+    const parsed = ErrorBody.safeParse(
+      (JSON.parse(text) as { data?: { appError?: unknown } }).data?.appError,
+    );
+    if (parsed.success) return parsed.data;
+  } catch {
+    // not JSON: fall through to a body derived from the status
+  }
+  if (status === 404) return { message: 'Not found' };
+  return status >= 500 ? INTERNAL_BODY : { message: 'Request failed' };
+}
+
+type AnyProcedureLike = {
+  _def: { inputs?: unknown[]; meta?: { openapi?: { path?: string; method?: string } } };
+};
+
+/**
+ * The router as trpc-to-openapi's request handler should see it. Two of its habits are
+ * corrected here, without touching the procedures that actually run (the handler calls them
+ * through `router.createCaller`, i.e. the original router):
+ *
+ * 1. It tries paths in registration order, so `/payments/{paymentId}` declared before
+ *    `/payments/providers` would swallow it. Fewer path parameters win (as in Fastify's own
+ *    router); otherwise the order is kept.
+ * 2. Before each call it sets `coerce = true` on the number/boolean fields of the input
+ *    schema, in place: a JSON body's `"3"` would become 3, `"false"` true, and the shared
+ *    schemas would stay mutated for /trpc too. Procedures that take a body are given stand-in
+ *    inputs with the same keys instead (strings, which it leaves alone); the real schemas parse
+ *    the input, unmodified. Query inputs (GET/DELETE) keep the coercion query strings need.
+ */
+export function routerForOpenApiHandler<TRouter extends AnyRouter>(router: TRouter): TRouter {
+  const parameters = (procedure: AnyProcedureLike) =>
+    (procedure._def.meta?.openapi?.path?.match(/\{[^}]+\}/g) ?? []).length;
+  const entries = Object.entries(router._def.procedures as Record<string, AnyProcedureLike>)
+    .sort(([, a], [, b]) => parameters(a) - parameters(b))
+    .map(([path, procedure]) => [path, withStandInInputs(procedure)] as const);
+  return { ...router, _def: { ...router._def, procedures: Object.fromEntries(entries) } };
+}
+
+function withStandInInputs(procedure: AnyProcedureLike): AnyProcedureLike {
+  const inputs = procedure._def.inputs ?? [];
+  // Query strings do need coercion (and carry no JSON types to protect): GET/DELETE keep it.
+  const method = procedure._def.meta?.openapi?.method;
+  if (inputs.length === 0 || method === 'GET' || method === 'DELETE') return procedure;
+  const shape: Record<string, z.ZodString> = {};
+  for (const input of inputs) {
+    const unwrapped = unwrapZodType(input as z.ZodType, true) as { shape?: Record<string, unknown> };
+    if (!instanceofZodTypeObject(unwrapped as never) || !unwrapped.shape) return procedure;
+    for (const key of Object.keys(unwrapped.shape)) shape[key] = z.string();
+  }
+  return { _def: { ...procedure._def, inputs: [z.object(shape)] } };
+}

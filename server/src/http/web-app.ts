@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** Paths the SPA never owns: a miss there is a real 404, not a deep link. */
+const NOT_SPA = /^\/(api|trpc|docs|bank-logos)(\/|$|\?)/;
+
+/**
+ * Serves the Vite build (web/dist) and answers index.html for HTML GETs elsewhere, so deep
+ * links like /pay/<token> load the SPA. `wildcard: false` registers one route per file found
+ * at start (a rebuilt web needs a restart). Without a build the API still runs and other
+ * paths answer 404.
+ */
+export async function webApp(app: FastifyInstance, options: { distDir: string }): Promise<void> {
+  const indexFile = path.join(options.distDir, 'index.html');
+  const hasBuild = existsSync(indexFile);
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: options.distDir,
+      wildcard: false,
+      // Vite fingerprints files under /assets; index.html must always be revalidated.
+      setHeaders: (reply, filePath) => {
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.log.warn({ distDir: options.distDir }, 'web build not found: only the API is served');
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
+    if (
+      hasBuild &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      wantsHtml &&
+      !NOT_SPA.test(request.url)
+    ) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ success: false, error: { message: 'Not found' } });
+  });
+}

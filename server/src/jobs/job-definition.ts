@@ -1,0 +1,35 @@
+import type { Queue, WorkOptions } from 'pg-boss';
+import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+
+/** What job handlers may use. The worker builds it once; handlers never reach for globals. */
+export interface JobDeps {
+  clock: Clock;
+  logger: Logger;
+  /**
+   * Applies whatever became due for these payments, under their row locks, in one transaction,
+   * and schedules their next steps. Idempotent. Resolves to how many payments changed.
+   */
+  catchUpPayments(paymentIds: readonly string[]): Promise<number>;
+  /** Ids of unfinished payments whose `next_due_at` is at or before `now`, oldest due first. */
+  findDuePaymentIds(now: Date, limit: number): Promise<string[]>;
+}
+
+/** One background job: its queue name, the payload it accepts, and what it does. */
+export interface JobDefinition<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  payload: Schema;
+  /** Queue settings (policy, retries, expiry), applied when the queue is first created. */
+  queue: Omit<Queue, 'name'>;
+  /** How a worker fetches this queue (batch size, parallel fetchers, polling). */
+  work: Pick<WorkOptions, 'batchSize' | 'localConcurrency' | 'pollingIntervalSeconds' | 'burstWhenBatchFull'>;
+  /**
+   * Handles one fetched batch (payloads already validated). Resolving completes every job of the
+   * batch; throwing fails them all, and pg-boss retries them: handlers must be idempotent.
+   */
+  handler(payloads: z.infer<Schema>[], deps: JobDeps): Promise<void>;
+}
+
+/** Keeps the payload type attached to the handler. */
+export const defineJob = <Schema extends z.ZodType>(job: JobDefinition<Schema>): JobDefinition<Schema> => job;

@@ -1,0 +1,58 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { defineJob } from './job-definition.ts';
+
+/**
+ * How much earlier than a step's due time its job becomes fetchable. Workers poll every 0.5 s,
+ * so a job fetched from its due time onwards lands 0-0.5 s late; fetched this much early, the
+ * handler waits out the rest and the step lands on time.
+ */
+export const PAYMENT_DUE_LEAD_MS = 500;
+
+export const PaymentDuePayload = z.object({
+  paymentId: z.string().min(1),
+  /** When the payment next changes by itself (ISO 8601), as the domain computed it. */
+  dueAt: z.iso.datetime(),
+});
+export type PaymentDuePayload = z.infer<typeof PaymentDuePayload>;
+
+/**
+ * Payments' next timeline steps are due: catch them up. Jobs of a batch are grouped by due time
+ * and each group is caught up in one transaction the moment it is due. The catch-up is
+ * idempotent and runs under the payments' row locks, so a duplicate, late or concurrent job
+ * changes nothing; a payment that moves on gets its next job from the catch-up itself.
+ */
+export const paymentDueJob = defineJob({
+  name: 'payment.due',
+  payload: PaymentDuePayload,
+  queue: {
+    // One queued job per payment and due time (singletonKey): a second send for a step is dropped.
+    policy: 'short',
+    // A catch-up takes milliseconds; a job still active after this was lost with its worker.
+    expireInSeconds: 60,
+    retryLimit: 5,
+    retryDelay: 1,
+    retryBackoff: true,
+    deleteAfterSeconds: 60 * 60,
+  },
+  // Up to 3 x 200 due steps per poll, one transaction each, and no pause after a full batch:
+  // 1,000 steps due at the same second land within ~0.3 s (npm run bench).
+  work: { batchSize: 200, localConcurrency: 3, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+  handler: async (payloads, deps) => {
+    const pending = payloads
+      .map((payload) => ({ paymentId: payload.paymentId, dueAt: new Date(payload.dueAt).getTime() }))
+      .sort((a, b) => a.dueAt - b.dueAt);
+    while (pending.length > 0) {
+      const early = (pending[0]?.dueAt ?? 0) - deps.clock.now().getTime();
+      // +1 ms: the catch-up must see the step as due. Bounded: a test clock standing still must
+      // not hold the jobs for ever.
+      if (early > 0) await sleep(Math.min(early + 1, PAYMENT_DUE_LEAD_MS + 1));
+      const now = deps.clock.now().getTime();
+      const dueCount = pending.filter((item) => item.dueAt <= now).length;
+      // A clock that has not reached the first due time takes the lot: the catch-up skips what
+      // is not due, and the sweep catches it up later.
+      const group = pending.splice(0, dueCount > 0 ? dueCount : pending.length);
+      await deps.catchUpPayments(group.map((item) => item.paymentId));
+    }
+  },
+});

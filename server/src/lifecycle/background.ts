@@ -1,0 +1,60 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Orm } from '../db/orm.ts';
+import { catchUpPayments } from '../jobs/catch-up-payments.ts';
+import { startJobQueue } from '../jobs/job-queue.ts';
+import { createPgBossPaymentScheduler } from '../jobs/pg-boss-payment-scheduler.ts';
+import { startWorker, type Worker } from '../jobs/worker.ts';
+import type { Logger } from '../logger.ts';
+import { findDuePaymentIds } from '../payments/catch-up-payment.ts';
+import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+
+export interface BackgroundDeps {
+  config: Config;
+  orm: Orm;
+  databaseUrl: string;
+  clock: Clock;
+  logger: Logger;
+  /** Work the job queues in this process (the server: RUN_WORKER; worker-main: always). */
+  runWorker: boolean;
+}
+
+export interface Background {
+  /** For buildApp: tells pg-boss when a payment next changes by itself. */
+  scheduler: PaymentScheduler;
+  /** Called on shutdown after HTTP has stopped: stop fetching jobs, wait for running ones, close the queue. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one hook for background work, shared by `main.ts` (API + optional worker) and
+ * `worker-main.ts` (worker only). Every process starts pg-boss (its own schema, same database)
+ * to send jobs; only a worker process also works them (jobs/worker.ts).
+ */
+export async function startBackground(deps: BackgroundDeps): Promise<Background> {
+  const logger = deps.logger.child({ component: 'jobs' });
+  const queue = await startJobQueue({ databaseUrl: deps.databaseUrl, logger, worker: deps.runWorker });
+  const scheduler = createPgBossPaymentScheduler(queue, deps.clock);
+  let worker: Worker | undefined;
+  try {
+    if (deps.runWorker) {
+      const catchUp = { em: deps.orm.em, clock: deps.clock, scheduler, logger };
+      worker = await startWorker(queue, {
+        clock: deps.clock,
+        logger,
+        catchUpPayments: (paymentIds) => catchUpPayments(catchUp, paymentIds),
+        findDuePaymentIds: (now, limit) => findDuePaymentIds(deps.orm.em, now, limit),
+      });
+    }
+  } catch (error) {
+    await queue.stop({ graceful: false });
+    throw error;
+  }
+  return {
+    scheduler,
+    stop: async () => {
+      await worker?.stop();
+      await queue.stop();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { AppError, isTerminal, merchantReturnUrl, type Outcome, type PaymentRecord } from '@pis/shared';
+import { type LinkClaims, type LinkPurpose, verifyLinkToken } from '../../links/link-token.ts';
+import { type LoadedPayment, loadPayment } from '../load-payment.ts';
+import type { PaymentsDeps } from '../payments-deps.ts';
+import { refreshPayment } from '../refresh-payment.ts';
+
+export interface OpenedLink extends LoadedPayment {
+  claims: LinkClaims;
+}
+
+/**
+ * A customer page's only credential is its signed link: verify it, then load the payment it
+ * names, caught up to now. A genuine link to a payment that no longer exists is as good as a
+ * forged one.
+ */
+export async function openLink(deps: PaymentsDeps, token: string, purpose: LinkPurpose): Promise<OpenedLink> {
+  const claims = verifyLinkToken(deps.config.linkSigningSecret, token, purpose, deps.clock.now());
+  const scope = { paymentId: claims.paymentId };
+  let loaded: LoadedPayment;
+  try {
+    loaded = await loadPayment(deps.em, scope);
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'NOT_FOUND') {
+      throw new AppError('LINK_INVALID', 'This payment link is not valid. Ask the merchant for a new one.');
+    }
+    throw error;
+  }
+  return { claims, ...(await refreshPayment(deps, scope, loaded, 'quiet')) };
+}
+
+/** Decided (approved, or finished): the page shows the outcome instead of the actions. */
+export const outcomeOf = (payment: PaymentRecord): Outcome | null =>
+  isTerminal(payment.status) || payment.approvedAt
+    ? { status: payment.status, returnUrl: merchantReturnUrl(payment.returnUrl, payment.id, payment.status) }
+    : null;
+
+/** The part both pages show. */
+export const paymentSummary = (payment: PaymentRecord, merchantName: string, claims: LinkClaims) => ({
+  paymentId: payment.id,
+  merchantName,
+  status: payment.status,
+  amount: payment.amount,
+  payee: {
+    accountName: payment.toAccount.accountName,
+    ...(payment.toAccount.bankName ? { bankName: payment.toAccount.bankName } : {}),
+  },
+  reference: payment.reference.reference,
+  linkExpiresAt: claims.expiresAt.toISOString(),
+  outcome: outcomeOf(payment),
+});

@@ -1,0 +1,22 @@
+import { MOCK_PROVIDER } from '@pis/shared';
+import { Organization, OrganizationProvider } from '../db/entities/index.ts';
+import type { EntityManager } from '../db/orm.ts';
+
+/** What a customer page needs of the merchant: its name and the providers it may use. */
+export interface OrganizationView {
+  name: string;
+  /** Always contains `mock`, as for API callers. */
+  approvedProviders: string[];
+}
+
+export async function organizationView(em: EntityManager, organizationId: string): Promise<OrganizationView> {
+  const fork = em.fork();
+  const [organization, approvals] = await Promise.all([
+    fork.findOne(Organization, { id: organizationId }),
+    fork.find(OrganizationProvider, { organization: organizationId }, { orderBy: { provider: 'asc' } }),
+  ]);
+  return {
+    name: organization?.name ?? '',
+    approvedProviders: [MOCK_PROVIDER, ...approvals.map((approval) => approval.provider)],
+  };
+}

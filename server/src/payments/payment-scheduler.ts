@@ -1,0 +1,11 @@
+/**
+ * The port the payments domain calls after a commit that gives a payment a (new) `nextDueAt`:
+ * "this payment changes by itself at `dueAt`". jobs/ implements it with pg-boss. A lost call
+ * only delays the step until the next sweep or read, so failures are logged, not raised.
+ */
+export interface PaymentScheduler {
+  paymentDue(paymentId: string, dueAt: Date): Promise<void>;
+}
+
+/** For processes and tests without a job queue: reads and sweeps still catch payments up. */
+export const noopPaymentScheduler: PaymentScheduler = { paymentDue: async () => {} };

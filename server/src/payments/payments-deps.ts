@@ -1,0 +1,24 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { EntityManager } from '../db/orm.ts';
+import type { Logger } from '../logger.ts';
+import type { ProviderRegistry } from '../providers/provider-registry.ts';
+import type { PaymentScheduler } from './payment-scheduler.ts';
+
+/** What every payments operation runs with; routers and the worker build it from their context. */
+export interface PaymentsDeps {
+  /** Any entity manager; each operation works in its own fork. */
+  em: EntityManager;
+  clock: Clock;
+  config: Pick<Config, 'publicBaseUrl' | 'linkSigningSecret' | 'hostedPagesEnabled'>;
+  providers: ProviderRegistry;
+  scheduler: PaymentScheduler;
+  logger: Logger;
+}
+
+/** Who asks, for merchant operations: everything is scoped to this organization. */
+export interface PaymentsCaller {
+  organizationId: string;
+  /** Always contains `mock`. */
+  approvedProviders: readonly string[];
+}

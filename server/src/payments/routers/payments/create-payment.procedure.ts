@@ -1,0 +1,37 @@
+import { CreatedPayment, CreatePaymentInput, IdempotencyKeyValue, parseIdempotencyKey } from '@pis/shared';
+import { z } from 'zod';
+import { writeProcedure } from '../../../trpc/procedures.ts';
+import { createPayment } from '../../create-payment.ts';
+import { paymentErrorResponses } from '../payment-error-responses.ts';
+import { paymentsDeps } from '../payments-context.ts';
+
+export const createPaymentProcedure = writeProcedure
+  .meta({
+    successStatus: 201,
+    openapi: {
+      method: 'POST',
+      path: '/payments',
+      tags: ['Payments'],
+      summary: 'Create a payment',
+      description:
+        'Creates a payment and answers the one `redirectUrl` to send the customer to (a signed link: ' +
+        'the Mock bank page lasts 30 minutes, the hosted page 1 hour). API_ONLY payments go to the ' +
+        'provider at once (AUTHORIZING); hosted flows stay PENDING until the customer chooses a bank. ' +
+        'Unfinished payments expire 24 hours after creation.',
+      requestHeaders: z.object({
+        'idempotency-key': IdempotencyKeyValue.optional().meta({
+          description:
+            'Makes retries safe: the same key with the same body within 24 hours answers the original ' +
+            '201 and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. ' +
+            'Keys are per organization; at most 255 printable ASCII characters (a UUID is ideal).',
+          example: '6f1c2a52-3f0e-4a6b-9d55-0c1b2e6f8a90',
+        }),
+      }),
+      errorResponses: paymentErrorResponses(400, 401, 403, [409, 'IDEMPOTENCY_KEY_REUSED'], 502, 503),
+    },
+  })
+  .input(CreatePaymentInput)
+  .output(CreatedPayment)
+  .mutation(({ ctx, input }) =>
+    createPayment(paymentsDeps(ctx), ctx.caller, input, parseIdempotencyKey(ctx.idempotencyKeyHeader)),
+  );

@@ -1,0 +1,22 @@
+import { Payment, PaymentIdInput } from '@pis/shared';
+import { readProcedure } from '../../../trpc/procedures.ts';
+import { getPayment } from '../../read-payment.ts';
+import { paymentErrorResponses } from '../payment-error-responses.ts';
+import { paymentsDeps } from '../payments-context.ts';
+
+export const getPaymentProcedure = readProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/payments/{paymentId}',
+      tags: ['Payments'],
+      summary: 'Get a payment',
+      description:
+        'The payment with its full statusHistory, refreshed first (steps that became due, and the ' +
+        "provider's news; a provider failure during this refresh is not reported). The read to poll.",
+      errorResponses: paymentErrorResponses(401, 403, 404),
+    },
+  })
+  .input(PaymentIdInput)
+  .output(Payment)
+  .query(({ ctx, input }) => getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId));

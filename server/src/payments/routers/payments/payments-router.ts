@@ -1,0 +1,15 @@
+import { router } from '../../../trpc/trpc.ts';
+import { cancelPaymentProcedure } from './cancel-payment.procedure.ts';
+import { createPaymentProcedure } from './create-payment.procedure.ts';
+import { getPaymentProcedure } from './get-payment.procedure.ts';
+import { listPaymentsProcedure } from './list-payments.procedure.ts';
+import { syncPaymentProcedure } from './sync-payment.procedure.ts';
+
+/** The merchant's payment operations (REST under /api/payments). */
+export const paymentsRouter = router({
+  create: createPaymentProcedure,
+  list: listPaymentsProcedure,
+  get: getPaymentProcedure,
+  sync: syncPaymentProcedure,
+  cancel: cancelPaymentProcedure,
+});

@@ -1,0 +1,29 @@
+import { Payment, SandboxApproveRequest } from '@pis/shared';
+import { writeProcedure } from '../../../trpc/procedures.ts';
+import { sandboxApprove } from '../../sandbox.ts';
+import { paymentErrorResponses } from '../payment-error-responses.ts';
+import { paymentsDeps } from '../payments-context.ts';
+
+export const approveMockPaymentProcedure = writeProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/payments/{paymentId}/mock-bank/approve',
+      tags: ['Sandbox'],
+      summary: 'Approve a Mock bank payment (test helper)',
+      description:
+        'Plays the customer approving at the Mock bank, for automated tests without a browser. Timing: ' +
+        "`preset` or `completeAfterSeconds` if given, else the request's `mockBank`, else instant. " +
+        'Mock provider only (else 400 MOCK_BANK_ONLY). A hosted payment whose customer has not chosen a ' +
+        'bank yet is 409 BANK_NOT_CHOSEN; a decided one 409 PAYMENT_ALREADY_DECIDED.',
+      errorResponses: paymentErrorResponses(400, 401, 403, 404, [
+        409,
+        'BANK_NOT_CHOSEN or PAYMENT_ALREADY_DECIDED',
+      ]),
+    },
+  })
+  .input(SandboxApproveRequest)
+  .output(Payment)
+  .mutation(({ ctx, input: { paymentId, ...timing } }) =>
+    sandboxApprove(paymentsDeps(ctx), ctx.caller, paymentId, timing),
+  );

@@ -1,0 +1,27 @@
+import { Payment, SandboxRejectRequest } from '@pis/shared';
+import { writeProcedure } from '../../../trpc/procedures.ts';
+import { sandboxReject } from '../../sandbox.ts';
+import { paymentErrorResponses } from '../payment-error-responses.ts';
+import { paymentsDeps } from '../payments-context.ts';
+
+export const rejectMockPaymentProcedure = writeProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/payments/{paymentId}/mock-bank/reject',
+      tags: ['Sandbox'],
+      summary: 'Reject a Mock bank payment (test helper)',
+      description:
+        'Plays the customer rejecting at the Mock bank: FAILED (ISO RJCT) with `reason`, else the ' +
+        "request's `mockBank.rejectReason`, else CUST. Same rules as approve.",
+      errorResponses: paymentErrorResponses(400, 401, 403, 404, [
+        409,
+        'BANK_NOT_CHOSEN or PAYMENT_ALREADY_DECIDED',
+      ]),
+    },
+  })
+  .input(SandboxRejectRequest)
+  .output(Payment)
+  .mutation(({ ctx, input: { paymentId, ...body } }) =>
+    sandboxReject(paymentsDeps(ctx), ctx.caller, paymentId, body),
+  );

@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { EntityManager, Orm } from '../db/orm.ts';
+import type { Logger } from '../logger.ts';
+import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+import type { ProviderRegistry } from '../providers/provider-registry.ts';
+
+/**
+ * What the app is built from. Tests pass their own clock and config; domain areas that need
+ * more (job queue, provider registry, link signer) add a field here and in `buildApp`'s caller.
+ */
+export interface AppServices {
+  config: Config;
+  orm: Orm;
+  clock: Clock;
+  /**
+   * Providers the service can actually serve (have an adapter and credentials). An approved
+   * provider outside this list is "not configured". The payments area feeds this from its
+   * provider registry; until then only `mock`.
+   */
+  configuredProviders: readonly string[];
+  /** Payment provider adapters by code (the Mock bank by default). */
+  providers: ProviderRegistry;
+  /** Told after each commit when a payment next changes by itself (pg-boss in a full process). */
+  scheduler: PaymentScheduler;
+}
+
+/** Per request: a fresh identity map, and the raw API key header for the auth middleware. */
+export interface Context {
+  services: AppServices;
+  em: EntityManager;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  apiKeyHeader: string | string[] | undefined;
+  /** Raw `Idempotency-Key` header, read by the create procedure. */
+  idempotencyKeyHeader: string | string[] | undefined;
+}
+
+export function createContextFactory(services: AppServices) {
+  return ({ req }: { req: FastifyRequest }): Context => ({
+    services,
+    em: services.orm.em.fork(),
+    clock: services.clock,
+    config: services.config,
+    log: req.log as Logger,
+    apiKeyHeader: req.headers['x-api-key'],
+    idempotencyKeyHeader: req.headers['idempotency-key'],
+  });
+}

@@ -1,0 +1,206 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { prepareCommand, UsageError } from '../src/cli/admin-commands.ts';
+import { systemClock } from '../src/clock.ts';
+import { REPO_ROOT } from '../src/config.ts';
+import { ApiKey, Organization, OrganizationProvider } from '../src/db/entities/index.ts';
+import {
+  approveProvider,
+  createOrganization,
+  setOrganizationActive,
+} from '../src/organizations/organization-admin.ts';
+import { expectFailure, expectSuccess } from './helpers/expect-envelope.ts';
+import { createTestApp } from './helpers/test-app.ts';
+
+const { app, orm, databaseUrl } = await createTestApp();
+const run = promisify(execFile);
+const env = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  LINK_SIGNING_SECRET: 'cli-test-secret-0123456789abcdef0123',
+};
+const ADMIN = path.join(REPO_ROOT, 'server/src/cli/admin.ts');
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI as the operator would (Node 24 on the .ts file, as `npm run admin` does). */
+async function admin(...args: string[]): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [ADMIN, ...args], { env, cwd: REPO_ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Exit 0 and exactly one JSON line on stdout. */
+function oneJsonLine(result: Result): Record<string, unknown> {
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout.endsWith('\n')).toBe(true);
+  const lines = result.stdout.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] as string);
+}
+
+const counts = async () => {
+  const em = orm.em.fork();
+  return {
+    organizations: await em.count(Organization, {}),
+    keys: await em.count(ApiKey, {}),
+    approvals: await em.count(OrganizationProvider, {}),
+  };
+};
+
+// These compare row counts before and after, so they run one at a time.
+describe('operator CLI: refusals change nothing', () => {
+  test.each([
+    [[], 'a command is required'],
+    [['org:delete'], 'unknown command'],
+    [['org:create'], '--name is required'],
+    [['org:create', '--name'], 'argument missing'],
+    [['org:create', '--name', '   '], '--name'],
+    [['org:create', '--name', 'x', '--colour', 'red'], "Unknown option '--colour'"],
+    [['org:create', '--name', 'x', 'extra'], 'positional'],
+    [['org:set-active', '--org', 'org_x'], '--active is required'],
+    [['org:set-active', '--org', 'org_x', '--active', 'yes'], '--active'],
+    [['org:approve-provider', '--org', 'org_x', '--provider', 'Bad Code!'], '--provider'],
+    [['org:approve-provider', '--org', 'org_x', '--provider', 'p'.repeat(51)], '--provider'],
+    [['key:create', '--org', 'org_x', '--permissions', 'admin'], '--permissions'],
+    [['key:create', '--org', 'org_x', '--permissions', ''], '--permissions'],
+    [['key:create', '--org', 'org_x', '--permissions', 'read', '--expires-at', 'tomorrow'], '--expires-at'],
+    [
+      ['key:create', '--org', 'org_x', '--permissions', 'read', '--expires-at', '2001-01-01T00:00:00Z'],
+      'future',
+    ],
+    [['key:revoke'], '--key is required'],
+  ])('bad arguments %j are refused before any database work', (args, message) => {
+    expect(() => prepareCommand(args, systemClock)).toThrow(UsageError);
+    expect(() => prepareCommand(args, systemClock)).toThrow(message);
+  });
+
+  test('a bad command line: exit 2, message and usage on stderr, nothing on stdout, nothing changed', async () => {
+    const before = await counts();
+    for (const args of [
+      ['org:create', '--name', 'x', '--colour', 'red'],
+      ['key:create', '--org', 'org_x', '--permissions', 'admin'],
+    ]) {
+      const result = await admin(...args);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toContain('Usage: npm run -s admin --');
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  test.each([
+    [['key:create', '--org', 'org_missing', '--permissions', 'read'], 'Organization not found'],
+    [['key:revoke', '--key', 'key_missing'], 'API key not found'],
+  ])('unknown organization or key %j -> exit 2, nothing changed', async (args, message) => {
+    const before = await counts();
+    const result = await admin(...args);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain(message);
+    expect(await counts()).toEqual(before);
+  });
+
+  test('approving mock stores nothing; approving twice is idempotent; unknown organizations are refused', async () => {
+    const clock = systemClock;
+    const { organizationId } = await createOrganization(orm.em.fork(), 'Approvals', clock);
+    const before = await counts();
+    await approveProvider(orm.em.fork(), organizationId, 'mock', clock);
+    expect(await counts()).toEqual(before);
+    await approveProvider(orm.em.fork(), organizationId, 'acme', clock);
+    await approveProvider(orm.em.fork(), organizationId, 'acme', clock);
+    expect((await counts()).approvals).toBe(before.approvals + 1);
+    for (const action of [
+      () => approveProvider(orm.em.fork(), 'org_missing', 'acme', clock),
+      () => setOrganizationActive(orm.em.fork(), 'org_missing', false),
+    ]) {
+      await expect(action()).rejects.toMatchObject({
+        kind: 'NOT_FOUND',
+        message: 'Organization not found: org_missing',
+      });
+    }
+    expect((await counts()).approvals).toBe(before.approvals + 1);
+  });
+});
+
+// Each spawn costs a Node start (~1 s): independent ones run side by side.
+describe.concurrent('operator CLI as a process', () => {
+  test('npm run -s admin -- org:create (from the repo root) prints only {"organizationId"} on stdout', async () => {
+    const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'org:create', '--name', 'Via npm'], {
+      env,
+      cwd: REPO_ROOT,
+    });
+    expect(stdout).toMatch(/^\{"organizationId":"org_[0-9A-Za-z]{24}"\}\n$/);
+  });
+  test('the whole flow: create, key, use, approve, deactivate, revoke', async () => {
+    const { organizationId } = oneJsonLine(await admin('org:create', '--name', 'Ünïcode Café Ltd'));
+    expect(organizationId).toMatch(/^org_/);
+
+    const key = oneJsonLine(
+      await admin('key:create', '--org', String(organizationId), '--permissions', 'read,write'),
+    );
+    expect(Object.keys(key).sort()).toEqual(['apiKey', 'apiKeyId']);
+    const headers = { 'x-api-key': String(key.apiKey) };
+    expectSuccess(await app.inject({ method: 'GET', url: '/api/banks', headers }));
+
+    expect(
+      oneJsonLine(
+        await admin('org:approve-provider', '--org', String(organizationId), '--provider', 'acme-2'),
+      ),
+    ).toEqual({
+      organizationId,
+      provider: 'acme-2',
+    });
+
+    expect(
+      oneJsonLine(await admin('org:set-active', '--org', String(organizationId), '--active', 'false')),
+    ).toEqual({
+      organizationId,
+      active: false,
+    });
+    expectFailure(await app.inject({ method: 'GET', url: '/api/banks', headers }), 403);
+    oneJsonLine(await admin('org:set-active', '--org', String(organizationId), '--active', 'true'));
+    expectSuccess(await app.inject({ method: 'GET', url: '/api/banks', headers }));
+
+    expect(oneJsonLine(await admin('key:revoke', '--key', String(key.apiKeyId)))).toEqual({
+      apiKeyId: key.apiKeyId,
+      revoked: true,
+    });
+    expect(expectFailure(await app.inject({ method: 'GET', url: '/api/banks', headers }), 401).message).toBe(
+      'Invalid API key',
+    );
+  });
+
+  test('key:create with read only, and with an expiry', async () => {
+    const { organizationId } = oneJsonLine(await admin('org:create', '--name', 'Expiring'));
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const { apiKeyId } = oneJsonLine(
+      await admin(
+        'key:create',
+        '--org',
+        String(organizationId),
+        '--permissions',
+        'read',
+        '--expires-at',
+        soon,
+      ),
+    );
+    const row = await orm.em.fork().findOneOrFail(ApiKey, { id: String(apiKeyId) });
+    expect(row).toMatchObject({ canRead: true, canWrite: false });
+    expect(row.expiresAt?.toISOString()).toBe(soon);
+  });
+
+  test('help prints the usage on stdout with exit 0', async () => {
+    const result = await admin('--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('key:create --org ID --permissions read|write|read,write');
+  });
+});

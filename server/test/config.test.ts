@@ -1,0 +1,85 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, DEFAULT_EMBEDDED_PG_PORT, loadConfig, REPO_ROOT } from '../src/config.ts';
+
+const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'pis-config-'));
+
+describe('loadConfig', () => {
+  test('defaults: embedded database, 127.0.0.1:3000, localhost base URL, worker and hosted pages on', async () => {
+    const dataDir = await tempDir();
+    const config = loadConfig({}, dataDir);
+    expect(config).toMatchObject({
+      databaseUrl: undefined,
+      port: 3000,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      runWorker: true,
+      hostedPagesEnabled: true,
+      embeddedPgDir: path.join(dataDir, 'postgres'),
+      embeddedPgPort: DEFAULT_EMBEDDED_PG_PORT,
+      webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
+    });
+  });
+
+  test('the generated link secret is random, private, persisted and reused', async () => {
+    const dataDir = await tempDir();
+    const first = loadConfig({}, dataDir).linkSigningSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({}, dataDir).linkSigningSecret).toBe(first);
+    expect(loadConfig({}, await tempDir()).linkSigningSecret).not.toBe(first);
+    const file = path.join(dataDir, 'link-signing-secret');
+    expect((await readFile(file, 'utf8')).trim()).toBe(first);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  test('values from the environment; empty strings count as unset', async () => {
+    const config = loadConfig(
+      {
+        DATABASE_URL: 'postgres://u:p@db:5432/pis',
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        PUBLIC_BASE_URL: 'https://pay.example.com/',
+        LINK_SIGNING_SECRET: 's'.repeat(40),
+        LOG_LEVEL: 'warn',
+        RUN_WORKER: 'false',
+        HOSTED_PAGES_ENABLED: '0',
+        EMBEDDED_PG_DIR: '',
+      },
+      await tempDir(),
+    );
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://u:p@db:5432/pis',
+      port: 8080,
+      host: '0.0.0.0',
+      publicBaseUrl: 'https://pay.example.com',
+      linkSigningSecret: 's'.repeat(40),
+      logLevel: 'warn',
+      runWorker: false,
+      hostedPagesEnabled: false,
+    });
+    expect(loadConfig({ PORT: '4000' }, await tempDir()).publicBaseUrl).toBe('http://localhost:4000');
+  });
+
+  test('bad values name the variable and never echo a secret', async () => {
+    const dataDir = await tempDir();
+    for (const env of [
+      { PORT: 'eighty' },
+      { PORT: '70000' },
+      { DATABASE_URL: 'mysql://x' },
+      { PUBLIC_BASE_URL: 'ftp://x' },
+      { LOG_LEVEL: 'loud' },
+      { RUN_WORKER: 'maybe' },
+      { LINK_SIGNING_SECRET: 'short-secret-value' },
+    ]) {
+      const [name] = Object.keys(env);
+      expect(() => loadConfig(env, dataDir)).toThrow(ConfigError);
+      expect(() => loadConfig(env, dataDir)).toThrow(name);
+    }
+    expect(() => loadConfig({ LINK_SIGNING_SECRET: 'short-secret-value' }, dataDir)).not.toThrow(
+      /short-secret-value/,
+    );
+  });
+});

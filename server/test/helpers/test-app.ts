@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll } from 'vitest';
+import { type BuildAppOptions, buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
+import { type Orm, openOrm } from '../../src/db/orm.ts';
+import { type Factories, factories } from './factories.ts';
+import { TestClock } from './test-clock.ts';
+import { testConfig } from './test-config.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  orm: Orm;
+  clock: TestClock;
+  config: Config;
+  factories: Factories;
+  /** The file's database URL, for code under test that opens its own connections (CLI, worker). */
+  databaseUrl: string;
+}
+
+/**
+ * The app on the file's own database, closed after the file. Call at the top of a test file:
+ *   const { app, factories } = await createTestApp();
+ */
+export async function createTestApp(
+  options: { config?: Partial<Config> } & Partial<Omit<BuildAppOptions, 'config' | 'orm' | 'clock'>> = {},
+): Promise<TestApp> {
+  const { config: configOverrides, ...appOptions } = options;
+  const database = await createTestDatabase();
+  const orm = await openOrm(database.url, { poolMax: 4 });
+  const clock = new TestClock();
+  const config = testConfig({ databaseUrl: database.url, ...configOverrides });
+  const app = await buildApp({ config, orm, clock, ...appOptions });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+    await database.drop();
+  });
+  return { app, orm, clock, config, factories: factories(orm, clock), databaseUrl: database.url };
+}

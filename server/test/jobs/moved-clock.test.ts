@@ -1,0 +1,132 @@
+import { PAYMENT_LIFETIME_MS } from '@pis/shared';
+import { describe, expect, it } from 'vitest';
+import { sweepDuePayments } from '../../src/jobs/payment-sweep-job.ts';
+import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
+import { TestClock } from '../helpers/test-clock.ts';
+import { CREATE_BODY, createWorkerTestApp, waitFor } from './worker-harness.ts';
+
+/**
+ * Expiry and races with a moved clock. pg-boss's own `startAfter` runs on real time, so these
+ * drive the sweep and the catch-up directly, or let a worker's sweep job (which reads the
+ * injected clock) do it.
+ */
+const clock = new TestClock('2026-03-01T09:00:00.000Z');
+const harness = await createWorkerTestApp({ clock });
+const { app, factories, storedStatus, storedHistory } = harness;
+const merchant = await factories.createMerchant();
+
+async function createPayment(flowType: 'API_ONLY' | 'HOSTED_PAGES' = 'API_ONLY'): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/payments',
+    headers: merchant.headers,
+    payload: { ...CREATE_BODY, flowType },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().data.paymentId;
+}
+
+const dueJobs = async () => {
+  const rows = await harness.orm.em
+    .getConnection()
+    .execute<{ count: string }[]>(`select count(*) from pgboss.job where name = 'payment.due'`);
+  return Number(rows[0]?.count);
+};
+
+describe('expiry', () => {
+  it('expires undecided payments 24 h after creation through the sweep, without any read', async () => {
+    const authorizing = await createPayment('API_ONLY');
+    const pending = await createPayment('HOSTED_PAGES');
+    const deps = harness.jobDeps();
+
+    clock.advance(PAYMENT_LIFETIME_MS - 1_000);
+    expect(await sweepDuePayments(deps)).toEqual({ caughtUp: 0, failed: 0 });
+    expect(await storedStatus(authorizing)).toBe('AUTHORIZING');
+
+    clock.advance(1_000);
+    expect(await sweepDuePayments(deps)).toEqual({ caughtUp: 2, failed: 0 });
+    expect(await storedStatus(authorizing)).toBe('EXPIRED');
+    expect(await storedStatus(pending)).toBe('EXPIRED');
+    expect(await storedHistory(authorizing)).toEqual(['PENDING', 'AUTHORIZING', 'EXPIRED']);
+    expect(await storedHistory(pending)).toEqual(['PENDING', 'EXPIRED']);
+
+    const read = await app.inject({
+      method: 'GET',
+      url: `/api/payments/${authorizing}`,
+      headers: merchant.headers,
+    });
+    expect(read.json().data.isoStatus).toMatchObject({ code: 'RJCT', reason: { code: 'NOAS' } });
+    // A second sweep finds nothing: expiry is applied once.
+    expect(await sweepDuePayments(deps)).toEqual({ caughtUp: 0, failed: 0 });
+  });
+
+  it('expires through the sweep job of a running worker (its clock moved past the lifetime)', async () => {
+    const paymentId = await createPayment();
+    // The 24 h expiry is left to the sweep: no day-long deferred job per payment.
+    const jobsBefore = await dueJobs();
+    clock.advance(PAYMENT_LIFETIME_MS);
+    const worker = await harness.startWorkerProcess();
+    // The worker asks for a sweep as it starts; pg-boss runs it on the worker.
+    expect(
+      await waitFor(
+        () => storedStatus(paymentId),
+        (s) => s === 'EXPIRED',
+        5_000,
+      ),
+    ).toBe('EXPIRED');
+    expect(await dueJobs()).toBe(jobsBefore);
+    await worker.stop();
+  });
+});
+
+describe('scheduling', () => {
+  it('queues one payment.due job per payment and due time, and none for a due time beyond the horizon', async () => {
+    const before = await dueJobs();
+    const dueAt = new Date(clock.now().getTime() + 60_000);
+    await harness.scheduler.paymentDue('pay_sched', dueAt);
+    await harness.scheduler.paymentDue('pay_sched', dueAt);
+    await harness.scheduler.paymentDue('pay_sched', new Date(dueAt.getTime() + 1_000));
+    await harness.scheduler.paymentDue('pay_sched', new Date(clock.now().getTime() + PAYMENT_LIFETIME_MS));
+    expect(await dueJobs()).toBe(before + 2);
+  });
+});
+
+describe('races on one payment (moved clock, real Postgres locks)', () => {
+  it('applies every step exactly once when sweeps, due jobs and reads catch up the same payments at once', async () => {
+    const ids = await Promise.all(Array.from({ length: 15 }, () => createPayment()));
+    for (const id of ids) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/payments/${id}/mock-bank/approve`,
+        headers: merchant.headers,
+        payload: { preset: 'realistic' },
+      });
+      expect(response.json().data.status).toBe('AUTHORIZED');
+    }
+    clock.advance(61_000);
+
+    const a = harness.jobDeps();
+    const b = harness.jobDeps();
+    const deps = harness.paymentsDeps();
+    await Promise.all([
+      sweepDuePayments(a),
+      sweepDuePayments(b),
+      a.catchUpPayments(ids),
+      b.catchUpPayments([...ids].reverse()),
+      ...ids.flatMap((id) => [catchUpPayment(deps, id), a.catchUpPayments([id]), b.catchUpPayments([id])]),
+      ...ids.map((id) =>
+        app.inject({ method: 'GET', url: `/api/payments/${id}`, headers: merchant.headers }),
+      ),
+    ]);
+    for (const id of ids) {
+      expect(await storedHistory(id)).toEqual([
+        'PENDING',
+        'AUTHORIZING',
+        'AUTHORIZED',
+        'SUBMITTED',
+        'ACCEPTED',
+        'COMPLETED',
+      ]);
+    }
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, test } from 'vitest';
+import { IdempotencyKey, Payment } from '../../src/db/entities/index.ts';
+import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
+import { expectFailure, expectSuccess, expectValidationFailed } from '../helpers/expect-envelope.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { type CreatedData, createPayment, HOUR, paymentBody } from './payment-fixtures.ts';
+
+const { app, factories, clock, orm } = await createTestApp();
+const merchant = await factories.createMerchant();
+
+const withKey = (key: string, headers = merchant.headers) => ({ ...headers, 'idempotency-key': key });
+const paymentCount = (organization = merchant.organizationId) =>
+  orm.em.fork().count(Payment, { organization });
+
+describe('Idempotency-Key on POST /api/payments', () => {
+  test('same key, same body: the original 201 body, nothing created', async () => {
+    const before = await paymentCount();
+    const first = expectSuccess<CreatedData>(
+      await createPayment(app, withKey('order-1'), paymentBody()),
+      201,
+    );
+    clock.advance(HOUR);
+    const retry = await createPayment(app, withKey('order-1'), paymentBody());
+    expect(expectSuccess<CreatedData>(retry, 201)).toEqual(first);
+    expect(await paymentCount()).toBe(before + 1);
+  });
+
+  test('the same request spelled differently (key order, number amount, explicit defaults) is the same request', async () => {
+    const first = expectSuccess<CreatedData>(
+      await createPayment(
+        app,
+        withKey('order-2'),
+        paymentBody({ amount: { value: '10.5', currency: 'GBP' } }),
+      ),
+      201,
+    );
+    const body = paymentBody({
+      amount: { currency: 'GBP', value: 10.5 },
+      flowType: 'API_ONLY',
+      provider: 'mock',
+    });
+    expect(expectSuccess<CreatedData>(await createPayment(app, withKey('order-2'), body), 201)).toEqual(
+      first,
+    );
+  });
+
+  test('same key, another body: 409 IDEMPOTENCY_KEY_REUSED, nothing created', async () => {
+    await createPayment(app, withKey('order-3'), paymentBody());
+    const before = await paymentCount();
+    const error = expectFailure(
+      await createPayment(app, withKey('order-3'), paymentBody({ amount: { value: '99', currency: 'GBP' } })),
+      409,
+    );
+    expect(error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await paymentCount()).toBe(before);
+  });
+
+  test('keys are per organization', async () => {
+    const other = await factories.createMerchant();
+    const mine = expectSuccess<CreatedData>(
+      await createPayment(app, withKey('shared-key'), paymentBody()),
+      201,
+    );
+    const theirs = expectSuccess<CreatedData>(
+      await createPayment(app, withKey('shared-key', other.headers), paymentBody()),
+      201,
+    );
+    expect(theirs.paymentId).not.toBe(mine.paymentId);
+    expect(await paymentCount(other.organizationId)).toBe(1);
+  });
+
+  test('kept 24 hours: after that the key is free again, and the purge removes it', async () => {
+    const first = expectSuccess<CreatedData>(
+      await createPayment(app, withKey('order-4'), paymentBody()),
+      201,
+    );
+    clock.advance(24 * HOUR - 1);
+    expect(
+      expectSuccess<CreatedData>(await createPayment(app, withKey('order-4'), paymentBody()), 201),
+    ).toEqual(first);
+    clock.advance(1);
+    const later = expectSuccess<CreatedData>(
+      await createPayment(app, withKey('order-4'), paymentBody({ reference: 'another' })),
+      201,
+    );
+    expect(later.paymentId).not.toBe(first.paymentId);
+
+    await createPayment(app, withKey('order-5'), paymentBody());
+    clock.advance(24 * HOUR);
+    expect(await purgeExpiredIdempotencyKeys(orm.em, clock.now())).toBeGreaterThan(0);
+    expect(await orm.em.fork().count(IdempotencyKey, { key: 'order-5' })).toBe(0);
+  });
+
+  test('failed requests do not use up the key', async () => {
+    expectValidationFailed(
+      await createPayment(app, withKey('order-6'), paymentBody({ amount: { value: '0', currency: 'GBP' } })),
+    );
+    expectSuccess(await createPayment(app, withKey('order-6'), paymentBody()), 201);
+  });
+
+  test('concurrent duplicates: one payment, every caller gets its 201 body', async () => {
+    const before = await paymentCount();
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => createPayment(app, withKey('order-concurrent'), paymentBody())),
+    );
+    const bodies = responses.map((response) => expectSuccess<CreatedData>(response, 201));
+    expect(new Set(bodies.map((body) => body.paymentId)).size).toBe(1);
+    for (const body of bodies) expect(body).toEqual(bodies[0]);
+    expect(await paymentCount()).toBe(before + 1);
+  });
+
+  test('concurrent requests with one key and different bodies: one payment, the others 409', async () => {
+    const before = await paymentCount();
+    const responses = await Promise.all(
+      ['1', '2', '3', '4'].map((value) =>
+        createPayment(app, withKey('order-race'), paymentBody({ amount: { value, currency: 'GBP' } })),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    expect(await paymentCount()).toBe(before + 1);
+  });
+
+  test('the header is validated', async () => {
+    for (const key of ['', ' ', 'k'.repeat(256), 'bad\u00e9key']) {
+      const details = expectValidationFailed(await createPayment(app, withKey(key), paymentBody()));
+      expect(
+        details.map((detail) => detail.field),
+        JSON.stringify(key),
+      ).toEqual(['Idempotency-Key']);
+    }
+  });
+
+  test('documented in the OpenAPI document', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const parameters = document.paths['/payments'].post.parameters as { in: string; name: string }[];
+    expect(parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key' }));
+    expect(Object.keys(document.paths['/payments'].post.responses)).toEqual(
+      expect.arrayContaining(['201', '409']),
+    );
+  });
+});
