@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES } from './config.ts';
 import { envelopeClientError } from './http/client-error.ts';
-import { envelopeErrors, rejectUnusableHost } from './http/fastify-failure.ts';
+import { envelopeErrors, envelopeFrameworkError, rejectUnusableHost } from './http/fastify-failure.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { restApi } from './http/rest-api.ts';
 import { webApp } from './http/web-app.ts';
@@ -14,7 +14,7 @@ import { defaultProviderRegistry } from './providers/default-providers.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
 import { type AppRouter, appRouter } from './trpc/app-router.ts';
 import { type AppServices, createContextFactory } from './trpc/context.ts';
-import { publicFailure } from './trpc/public-failure.ts';
+import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
 
 export interface BuildAppOptions
@@ -52,6 +52,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Links use PUBLIC_BASE_URL, never the request's Host, so X-Forwarded-* need not be trusted.
     trustProxy: false,
     clientErrorHandler: envelopeClientError,
+    frameworkErrors: envelopeFrameworkError,
   });
 
   envelopeErrors(app);
@@ -67,7 +68,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       createContext,
       responseMeta,
       onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
-        if (publicFailure(error).status >= 500) req.log.error({ err: error }, 'procedure failed');
+        logProcedureFailure(req.log, error);
       },
     },
   });

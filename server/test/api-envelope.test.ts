@@ -100,9 +100,41 @@ describe('framework answers are envelopes too', () => {
     expectFailure(await app.inject({ method: 'OPTIONS', url: '/api/banks', headers }), 404);
   });
 
-  test('HEAD on a known path has no body and no 5xx', async () => {
-    const response = await app.inject({ method: 'HEAD', url: '/api/banks', headers });
-    expect(response.statusCode).toBeLessThan(500);
+  test('HEAD answers what GET would, without a body', async () => {
+    const ok = await app.inject({ method: 'HEAD', url: '/api/banks', headers });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toBe('');
+    expect((await app.inject({ method: 'HEAD', url: '/api/banks' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'HEAD', url: '/api/nope', headers })).statusCode).toBe(404);
+  });
+
+  test('a URL with broken percent-encoding -> 400 VALIDATION_FAILED envelope', async () => {
+    for (const url of ['/api/banks/%E0%A4%A', '/api/payments/%E0%A4%A', '/api/%ED%A0%80']) {
+      expect(expectValidationFailed(await app.inject({ method: 'GET', url, headers }))).toEqual([
+        { field: 'path', message: 'is not a valid URL (bad percent-encoding)' },
+      ]);
+    }
+  });
+
+  test('NUL characters and unpaired surrogates are refused before anything stores them', async () => {
+    const nul = await app.inject({ method: 'GET', url: '/api/payments?provider=a%00b', headers });
+    expect(expectValidationFailed(nul)).toEqual([
+      { field: 'provider', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' },
+    ]);
+    // A JSON escape can carry half a surrogate pair; a URL cannot (it decodes to U+FFFD).
+    const surrogate = await app.inject({
+      method: 'POST',
+      url: '/api/payments',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload:
+        '{"amount":{"value":"1","currency":"GBP"},"toAccount":{"accountName":"\\ud800","iban":"GB33BUKB20201555555555"}}',
+    });
+    expect(expectValidationFailed(surrogate)).toEqual([
+      {
+        field: 'toAccount.accountName',
+        message: 'must not contain NUL characters or unpaired UTF-16 surrogates',
+      },
+    ]);
   });
 
   test('malformed JSON -> 400 VALIDATION_FAILED with a body detail', async () => {
@@ -318,8 +350,10 @@ describe('/trpc', () => {
       code: 'VALIDATION_FAILED',
       details: [{ field: 'limit', message: expect.any(String) }],
     });
+    expect(bad.json().error.data.code).toBe('BAD_REQUEST');
     const unauthorized = await app.inject({ method: 'GET', url: '/trpc/banks.providers' });
     expect(unauthorized.statusCode).toBe(401);
+    expect(unauthorized.json().error.data.code).toBe('UNAUTHORIZED');
     expect(unauthorized.json().error.data.appError).toEqual({ message: 'Invalid API key' });
     expect(unauthorized.body).not.toContain('stack');
   });

@@ -75,6 +75,14 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
   });
 
+  test('what the HTTP layer answers is documented: 413/415 on bodies, 400 on path parameters', () => {
+    const create = document.paths['/payments'].post.responses;
+    expect(Object.keys(create)).toEqual(expect.arrayContaining(['413', '415']));
+    for (const path of ['/payments/{paymentId}', '/banks/{id}']) {
+      expect(Object.keys(document.paths[path].get.responses), path).toContain('400');
+    }
+  });
+
   test('payment creation is documented as 201', () => {
     const create = operations.find((operation) => operation.name === 'POST /payments');
     expect(Object.keys(create?.operation.responses ?? {})).toContain('201');

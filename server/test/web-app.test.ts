@@ -35,7 +35,21 @@ test('deep links get index.html; API, tRPC, docs and non-HTML misses do not', as
     expect((await app.inject({ method: 'GET', url, headers: html })).body, url).not.toContain('<title>SPA');
   }
   expect((await app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+  const jsonOnly = await app.inject({
+    method: 'GET',
+    url: '/pay/tok_123',
+    headers: { accept: 'application/json' },
+  });
+  expect(jsonOnly.statusCode).toBe(404);
   expect((await app.inject({ method: 'POST', url: '/pay/tok_123', headers: html })).statusCode).toBe(404);
+});
+
+test('customer links open for curl and link checkers too (Accept */* or none)', async () => {
+  for (const headers of [{ accept: '*/*' }, {}]) {
+    const response = await app.inject({ method: 'GET', url: '/mock-bank/tok_123', headers });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+  }
 });
 
 test('without a build the server still starts and answers 404 outside the API', async () => {

@@ -38,6 +38,7 @@ export const MESSAGES = {
   paymentNotFound: 'Payment not found',
   bankNotFound: 'Bank not found',
   amount: 'must be a positive decimal with at most 4 decimal places',
+  amountTooLarge: 'must be at most 15 digits before the decimal point',
 } as const;
 
 export const ValidationDetail = z.object({ field: z.string(), message: z.string() });
@@ -95,6 +96,42 @@ const fieldOf = (path: readonly PropertyKey[]): string =>
   path.length === 0 ? 'body' : path.map((part) => String(part)).join('.');
 
 /**
+ * zod's own wording ("Too big: expected string to have <=140 characters") said the way the
+ * rest of our messages are ("must be at most 140 characters"). Messages we wrote ourselves
+ * (any that do not start with zod's prefixes) pass through unchanged.
+ */
+const humanMessage = (issue: z.core.$ZodIssue): string => {
+  const zodDefault = /^(Invalid input|Too big|Too small|Invalid option|Invalid string|Unrecognized key)/.test(
+    issue.message,
+  );
+  if (!zodDefault) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return /received undefined$/.test(issue.message) ? 'is required' : `must be ${article(issue.expected)}`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `must be at most ${issue.maximum} characters`
+        : issue.origin === 'array'
+          ? `must have at most ${issue.maximum} items`
+          : `must be at most ${issue.maximum}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? Number(issue.minimum) <= 1
+          ? 'must not be empty'
+          : `must be at least ${issue.minimum} characters`
+        : `must be at least ${issue.minimum}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
+};
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/**
  * One detail per problem. Union failures (amount as string or number, reference as string or
  * object) are flattened to the branch that matched the input's type, so the client sees the
  * real problem instead of "invalid input".
@@ -111,7 +148,7 @@ export const detailsFromZodError = (error: z.ZodError): ValidationDetail[] => {
           continue;
         }
       }
-      details.push({ field: fieldOf(path), message: issue.message });
+      details.push({ field: fieldOf(path), message: humanMessage(issue) });
     }
   };
   visit(error.issues, []);
@@ -122,6 +159,40 @@ export const detailsFromZodError = (error: z.ZodError): ValidationDetail[] => {
     seen.add(key);
     return true;
   });
+};
+
+/** NUL, and UTF-16 halves without their partner: Postgres cannot store them as text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point of this pattern.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Text no store can keep, anywhere in a request (body, query or path values), as one detail
+ * per offending field. Checked before any schema so no request reaches the database with it.
+ */
+export const unstorableTextDetails = (
+  value: unknown,
+  path: readonly PropertyKey[] = [],
+): ValidationDetail[] => {
+  if (typeof value === 'string') {
+    return UNSTORABLE.test(value)
+      ? [{ field: fieldOf(path), message: 'must not contain NUL characters or unpaired UTF-16 surrogates' }]
+      : [];
+  }
+  if (Array.isArray(value))
+    return value.flatMap((item, index) => unstorableTextDetails(item, [...path, index]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) =>
+      UNSTORABLE.test(key)
+        ? [
+            {
+              field: fieldOf([...path, key.replace(UNSTORABLE, '?')]),
+              message: 'must not contain NUL characters',
+            },
+          ]
+        : unstorableTextDetails(item, [...path, key]),
+    );
+  }
+  return [];
 };
 
 /** The branch whose failure is not a plain type mismatch is the one the client meant. */

@@ -5,6 +5,7 @@ import { MESSAGES } from './errors.ts';
 
 /** Largest amount accepted: 15 integer digits fit Postgres numeric and every real transfer. */
 const DECIMAL = /^\d{1,15}(\.\d{1,4})?$/;
+const TOO_MANY_DIGITS = /^\d{16,}(\.\d{1,4})?$/;
 
 /** Canonical decimal text: no leading zeros, decimals as given ("007.50" -> "7.50"). */
 const canonicalDecimal = (text: string): string => {
@@ -19,13 +20,14 @@ const canonicalDecimal = (text: string): string => {
  * yields a string: money never travels as a float past this point.
  */
 export const AmountValueInput = z
-  .union([z.string(), z.number()], {
-    error: (issue) => (issue.input === undefined ? 'Required' : MESSAGES.amount),
-  })
+  .union([z.string(), z.number()], { error: MESSAGES.amount })
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
     if (!DECIMAL.test(text) || !/[1-9]/.test(text)) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES.amount });
+      ctx.addIssue({
+        code: 'custom',
+        message: TOO_MANY_DIGITS.test(text) ? MESSAGES.amountTooLarge : MESSAGES.amount,
+      });
       return z.NEVER;
     }
     return canonicalDecimal(text);
@@ -35,7 +37,16 @@ export const AmountValueInput = z
     example: '10.50',
   });
 
-const CURRENCIES: ReadonlySet<string> = new Set(currencyCodes.codes());
+/**
+ * Codes a payment can be made in: ISO 4217 minus what is not money one can transfer
+ * (precious metals, SDR, bond units, the testing and "no currency" codes, and funds codes).
+ */
+const NOT_TRANSFERABLE = new Set(
+  'XAU XAG XPT XPD XDR XBA XBB XBC XBD XSU XUA XTS XXX BOV CHE CHW CLF COU MXV USN UYI UYW'.split(' '),
+);
+const CURRENCIES: ReadonlySet<string> = new Set(
+  currencyCodes.codes().filter((code) => !NOT_TRANSFERABLE.has(code)),
+);
 
 export const Currency = z
   .string()

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CreatePaymentInput, detailsFromZodError, ListBanksQuery, ListPaymentsQuery } from '../src/index.ts';
+import {
+  CreatePaymentInput,
+  detailsFromZodError,
+  ListBanksQuery,
+  ListPaymentsQuery,
+  unstorableTextDetails,
+} from '../src/index.ts';
 
 const base = {
   toAccount: { accountName: 'Acme Ltd', iban: 'GB33BUKB20201555555555' },
@@ -157,5 +163,44 @@ describe('query validation', () => {
     expect(ListBanksQuery.safeParse({ page: '0' }).success).toBe(false);
     expect(ListBanksQuery.safeParse({ search: 's'.repeat(101) }).success).toBe(false);
     expect(ListBanksQuery.safeParse({ paymentMethod: 'm'.repeat(51) }).success).toBe(false);
+  });
+});
+
+describe('messages and unstorable text', () => {
+  it('says missing and too-long fields plainly', () => {
+    expect(problems({ ...base, amount: { currency: 'GBP' } })).toEqual([
+      { field: 'amount.value', message: 'must be a positive decimal with at most 4 decimal places' },
+    ]);
+    expect(problems({ amount: base.amount })).toEqual([{ field: 'toAccount', message: 'is required' }]);
+    expect(problems({ ...base, reference: 'r'.repeat(141) })).toEqual([
+      { field: 'reference', message: 'must be at most 140 characters' },
+    ]);
+    expect(problems({ ...base, flowType: 'NOPE' })[0]?.message).toBe(
+      'must be one of: API_ONLY, HOSTED_PAGES, EMBEDDED_HOSTED_PAGES',
+    );
+    expect(problems({ ...base, amount: { value: '1234567890123456', currency: 'GBP' } })[0]?.message).toBe(
+      'must be at most 15 digits before the decimal point',
+    );
+  });
+
+  it('refuses currencies that are not transferable money', () => {
+    for (const currency of ['XXX', 'XAU', 'XTS', 'XDR']) {
+      expect(problems({ ...base, amount: { value: '1', currency } })[0]?.field).toBe('amount.currency');
+    }
+    for (const currency of ['XOF', 'XAF', 'XCD', 'CHF', 'USD']) {
+      expect(problems({ ...base, amount: { value: '1', currency } })).toEqual([]);
+    }
+  });
+
+  it('finds NUL characters and unpaired surrogates anywhere in a request', () => {
+    expect(unstorableTextDetails({ a: 'fine é 😀', b: ['ok'] })).toEqual([]);
+    expect(unstorableTextDetails({ toAccount: { accountName: 'a\u0000b' }, list: ['x', '\ud800'] })).toEqual([
+      {
+        field: 'toAccount.accountName',
+        message: 'must not contain NUL characters or unpaired UTF-16 surrogates',
+      },
+      { field: 'list.1', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' },
+    ]);
+    expect(unstorableTextDetails('\udc00x')).toHaveLength(1);
   });
 });

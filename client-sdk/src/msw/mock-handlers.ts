@@ -12,6 +12,7 @@ import {
   parseIdempotencyKey,
   SandboxApproveInput,
   SandboxRejectInput,
+  unstorableTextDetails,
   validationFailed,
 } from '@pis/shared';
 import { HttpResponse, http, type RequestHandler } from 'msw';
@@ -63,7 +64,10 @@ const defaultCodeFor = (status: number): string | undefined => {
   return kinds.length === 1 ? kinds[0]?.[0] : undefined;
 };
 
+/** As the service: unstorable text first (NUL, unpaired surrogates), then the schema. */
 const parse = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
+  const unstorable = unstorableTextDetails(input);
+  if (unstorable.length > 0) throw validationFailed(unstorable);
   const result = schema.safeParse(input);
   if (!result.success) throw validationFailed(detailsFromZodError(result.error));
   return result.data;

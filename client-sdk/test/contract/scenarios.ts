@@ -68,6 +68,8 @@ export const scenarios: Record<string, Scenario> = {
       client.payments.create({ ...order, mockBank: { completeAfterSeconds: 3601 } }),
     );
     await observe('empty body', client.payments.create({} as CreatePaymentInput));
+    await observe('NUL in a name', client.payments.create({ ...order, reference: 'a\u0000b' }));
+    await observe('NUL in a filter', client.payments.list({ provider: 'a\u0000b' }));
     await observe('bad idempotency key', client.payments.create(order, { idempotencyKey: 'é' }));
     await observe('list limit', client.payments.list({ limit: 101 }));
     await observe('list offset', client.payments.list({ offset: -1 }));

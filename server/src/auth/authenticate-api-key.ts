@@ -1,6 +1,5 @@
 import { AppError, MESSAGES, MOCK_PROVIDER } from '@pis/shared';
 import type { Clock } from '../clock.ts';
-import { ApiKey, OrganizationProvider } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { hashApiKey, hashesEqual, prefixOf } from './api-key-secret.ts';
 
@@ -30,24 +29,47 @@ export async function authenticateApiKey(
   const prefix = prefixOf(presented);
   if (!prefix) throw invalid();
 
-  const key = await em.findOne(ApiKey, { prefix }, { populate: ['organization'] });
+  const [key] = await em.execute<KeyRow[]>(KEY_WITH_ORGANIZATION, [prefix]);
   // The lookup is by the non-secret prefix; the secret part is compared in constant time.
-  if (!key || !hashesEqual(hashApiKey(presented), key.keyHash)) throw invalid();
+  if (!key || !hashesEqual(hashApiKey(presented), key.key_hash)) throw invalid();
   const now = clock.now();
-  if (key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) throw invalid();
-  if (!key.organization.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
-
-  const approvals = await em.find(
-    OrganizationProvider,
-    { organization: key.organization.id },
-    { orderBy: { provider: 'asc' } },
-  );
+  if (key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime())) {
+    throw invalid();
+  }
+  if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
   return {
-    organizationId: key.organization.id,
+    organizationId: key.organization_id,
     apiKeyId: key.id,
-    approvedProviders: [MOCK_PROVIDER, ...approvals.map((approval) => approval.provider)],
-    permissions: { read: key.canRead, write: key.canWrite },
+    approvedProviders: [MOCK_PROVIDER, ...key.providers],
+    permissions: { read: key.can_read, write: key.can_write },
   };
+}
+
+/**
+ * Every request reads its key, organization and approvals afresh (one query, no cache), so a
+ * key revoked or an organization deactivated by the operator CLI is refused on the next request.
+ */
+const KEY_WITH_ORGANIZATION = `
+  select k.id, k.key_hash, k.can_read, k.can_write, k.expires_at, k.revoked_at,
+    k.organization_id, o.active,
+    array(
+      select op.provider::text from organization_provider op
+      where op.organization_id = k.organization_id order by op.provider
+    ) as providers
+  from api_key k join organization o on o.id = k.organization_id
+  where k.prefix = ?`;
+
+interface KeyRow {
+  id: string;
+  key_hash: string;
+  can_read: boolean;
+  can_write: boolean;
+  /** Timestamps as Postgres text (the ORM's driver leaves them unparsed). */
+  expires_at: string | null;
+  revoked_at: string | null;
+  organization_id: string;
+  active: boolean;
+  providers: string[];
 }
 
 export function requirePermission(caller: Caller, permission: Permission): void {

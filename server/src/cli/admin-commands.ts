@@ -83,9 +83,8 @@ export const COMMANDS: Record<string, Command> = {
       const permissions = value(PermissionList, values, 'permissions');
       const expiresAt =
         values['expires-at'] === undefined ? undefined : value(ExpiresAt, values, 'expires-at');
-      if (expiresAt && expiresAt.getTime() <= clock.now().getTime()) {
-        throw new UsageError('--expires-at must be in the future');
-      }
+      // A past date is allowed on purpose: an already-expired key lets a merchant's tests
+      // check their handling of 401 "Invalid API key".
       return (actions, em) =>
         actions.createApiKey(em, { organizationId: org, permissions, expiresAt }, clock);
     },

@@ -24,6 +24,27 @@ export function fastifyFailure(error: FastifyError): PublicFailure {
 }
 
 /**
+ * Errors Fastify raises before routing (`frameworkErrors`): a URL with broken percent-encoding
+ * is the client's 400 VALIDATION_FAILED in the envelope, not Fastify's own body.
+ */
+export function envelopeFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const failure =
+    error.code === 'FST_ERR_BAD_URL'
+      ? publicFailure(
+          validationFailed([{ field: 'path', message: 'is not a valid URL (bad percent-encoding)' }]),
+        )
+      : fastifyFailure(error);
+  void reply
+    .code(failure.status)
+    .header('content-type', JSON_TYPE)
+    .send({ success: false, error: failure.body });
+}
+
+/**
  * Outside /api (static files, logos, /docs, /trpc's Fastify layer) errors are envelopes too,
  * and a 5xx never says more than "Internal server error". /api has its own handler.
  */

@@ -49,6 +49,7 @@ export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): 
             }
           : failureRef;
       }
+      addTransportFailures(operation as Operation, path, failureRef);
       const successStatus = successStatuses.get(`${method.toUpperCase()} ${path}`);
       if (successStatus && responses['200']) {
         operation.responses = { [successStatus]: responses['200'], ...withoutKey(responses, '200') };
@@ -58,6 +59,28 @@ export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): 
   const schemas = (document.components?.schemas ?? {}) as JsonObject;
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   return document;
+}
+
+type Operation = { responses: Record<string, ResponseObject>; requestBody?: unknown };
+
+/**
+ * What the HTTP layer answers before any procedure runs, on every operation it can happen to:
+ * 400 for a bad path parameter or broken URL, 413 / 415 for a body that is too large or not JSON.
+ */
+function addTransportFailures(operation: Operation, path: string, failureRef: unknown): void {
+  const failure = (description: string): ResponseObject => ({
+    description,
+    content: { 'application/json': { schema: failureRef } },
+  });
+  if (path.includes('{') && !operation.responses['400']) {
+    operation.responses['400'] = failure('VALIDATION_FAILED: a path parameter is invalid (error.details)');
+  }
+  if (operation.requestBody) {
+    operation.responses['413'] ??= failure('PAYLOAD_TOO_LARGE: the body is over 100 KB');
+    operation.responses['415'] ??= failure(
+      'UNSUPPORTED_MEDIA_TYPE: the body must be JSON (Content-Type: application/json)',
+    );
+  }
 }
 
 function successStatusByOperation(router: AnyRouter): Map<string, number> {

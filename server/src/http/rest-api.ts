@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { fastifyTRPCOpenApiPlugin, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { Context } from '../trpc/context.ts';
-import { publicFailure } from '../trpc/public-failure.ts';
+import { logProcedureFailure } from '../trpc/public-failure.ts';
 import { fastifyFailure, INTERNAL_BODY, JSON_TYPE } from './fastify-failure.ts';
 
 export interface RestApiOptions {
@@ -38,6 +38,15 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
     } catch (error) {
       done(error as Error, undefined);
     }
+  });
+
+  // HEAD is GET without the body (RFC 9110): same status and headers, so an unauthenticated
+  // HEAD is 401 and an unknown path 404, never trpc-to-openapi's empty 204.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'HEAD') return;
+    const response = await app.inject({ method: 'GET', url: request.url, headers: request.headers });
+    const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = response.headers;
+    return reply.code(response.statusCode).headers(headers).send();
   });
 
   // A POST without a body (sync, cancel) needs no Content-Type; trpc-to-openapi insists on one.
@@ -89,7 +98,7 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
     createContext: options.createContext as never,
     responseMeta: options.responseMeta as never,
     onError: ({ error, req }: { error: unknown; req: { log?: FastifyRequest['log'] } }) => {
-      if (publicFailure(error).status >= 500) req.log?.error({ err: error }, 'procedure failed');
+      logProcedureFailure(req.log, error);
     },
   });
 }

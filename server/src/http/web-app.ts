@@ -5,6 +5,16 @@ import type { FastifyInstance } from 'fastify';
 
 /** Paths the SPA never owns: a miss there is a real 404, not a deep link. */
 const NOT_SPA = /^\/(api|trpc|docs|bank-logos)(\/|$|\?)/;
+/** A missing /assets/x.js or /favicon.ico is a 404, not the SPA. */
+const LOOKS_LIKE_FILE = /\/[^/?]+\.[a-z0-9]{1,8}(\?|$)/i;
+
+/**
+ * Customer links are opened by browsers, but also by curl, link checkers and mail scanners
+ * (`Accept: *\/*` or none): they all get the page. Only a client asking for JSON alone gets
+ * the JSON 404.
+ */
+const acceptsHtml = (accept: string | undefined) =>
+  !accept || accept.includes('text/html') || accept.includes('*/*') || accept.includes('text/*');
 
 /**
  * Serves the Vite build (web/dist) and answers index.html for HTML GETs elsewhere, so deep
@@ -34,12 +44,12 @@ export async function webApp(app: FastifyInstance, options: { distDir: string })
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
     if (
       hasBuild &&
       (request.method === 'GET' || request.method === 'HEAD') &&
-      wantsHtml &&
-      !NOT_SPA.test(request.url)
+      acceptsHtml(request.headers.accept) &&
+      !NOT_SPA.test(request.url) &&
+      !LOOKS_LIKE_FILE.test(request.url)
     ) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

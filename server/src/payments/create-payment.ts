@@ -15,7 +15,7 @@ import { customerLink } from '../links/customer-links.ts';
 import type { PaymentProvider } from '../providers/payment-provider.ts';
 import { announceNextDue } from './apply-payment-event.ts';
 import { claimKey, findReplay, type IdempotencyClaim, requestHash } from './idempotency.ts';
-import { insertHistoryRows, insertPaymentRow } from './payment-record.ts';
+import { insertPaymentSql } from './payment-record.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 import { providerUnavailable } from './refresh-payment.ts';
 
@@ -57,12 +57,18 @@ export async function createPayment(
   }
   const created = toCreatedPayment(change.record, customerUrl);
 
+  // Without a key: one statement (payment + history), its own transaction. With one, the claim
+  // joins the same transaction.
+  const insert = insertPaymentSql(change.record, change.history);
   try {
-    await deps.em.fork().transactional(async (em) => {
-      insertPaymentRow(em, change.record);
-      insertHistoryRows(em, ids.id, 0, change.history);
-      if (claim) await claimKey(em, claim, ids.id, created, now);
-    });
+    if (claim) {
+      await deps.em.fork().transactional(async (em) => {
+        await em.execute(insert.sql, insert.params, 'run');
+        await claimKey(em, claim, ids.id, created, now);
+      });
+    } else {
+      await deps.em.execute(insert.sql, insert.params, 'run');
+    }
   } catch (error) {
     // A concurrent request with the same key committed first: answer what it answered.
     if (claim && error instanceof UniqueConstraintViolationException) {

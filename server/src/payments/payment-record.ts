@@ -1,10 +1,22 @@
-import type { HistoryRecord, PaymentRecord } from '@pis/shared';
+import type {
+  Account,
+  FlowType,
+  HistoryRecord,
+  IsoCode,
+  MockBankScenario,
+  PaymentRecord,
+  PaymentStatus,
+  ReasonCode,
+  ResolvedTiming,
+} from '@pis/shared';
 import { Payment, PaymentHistory } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 
 /**
  * The one mapping between rows and the shared `PaymentRecord`. Lifecycle decisions are made on
- * records; rows are only read into records and written from them here.
+ * records; rows are only read into records and written from them here: as ORM entities on the
+ * locked write path, as raw SQL rows on the hot paths (one GET, one create: a single statement
+ * each, because the ORM's per-query work was most of their CPU; see `npm run bench`).
  */
 
 export function toPaymentRecord(row: Payment): PaymentRecord {
@@ -109,3 +121,166 @@ export function insertHistoryRows(
     });
   });
 }
+
+/**
+ * A payment and its whole history in one query (history as a JSON array, oldest first).
+ * `?` placeholders: the payment id, then the organization id (or null for any organization).
+ */
+export const SELECT_PAYMENT_WITH_HISTORY = `
+  select p.*,
+    coalesce(
+      (select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id),
+      '[]'
+    ) as history
+  from payment p
+  where p.id = ? and (?::text is null or p.organization_id = ?)`;
+
+/** A `payment` row as raw SQL returns it: jsonb parsed, numeric and timestamps as Postgres text. */
+export interface PaymentRow {
+  id: string;
+  organization_id: string;
+  status: PaymentStatus;
+  iso_code: IsoCode;
+  iso_reason: ReasonCode | null;
+  provider: string;
+  bank_id: string | null;
+  amount_value: string;
+  currency: string;
+  from_account: Account | null;
+  to_account: Account;
+  reference: string;
+  end_to_end_id: string;
+  flow_type: FlowType;
+  return_url: string | null;
+  mock_bank: MockBankScenario | null;
+  approved_at: string | null;
+  timing: ResolvedTiming | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  completed_at: string | null;
+  next_due_at: string | null;
+}
+
+/** A `payment_history` row inside a JSON aggregate (timestamps as ISO 8601 strings). */
+export interface HistoryJson {
+  status: PaymentStatus;
+  iso_code: IsoCode;
+  iso_reason: ReasonCode | null;
+  provider: string | null;
+  details: string | null;
+  timestamp: string;
+}
+
+const date = (text: string) => new Date(text);
+const optionalDate = (text: string | null) => (text === null ? null : new Date(text));
+
+export function paymentRecordFromRow(row: PaymentRow): PaymentRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    status: row.status,
+    isoCode: row.iso_code,
+    isoReason: row.iso_reason,
+    provider: row.provider,
+    bankId: row.bank_id,
+    amount: { value: row.amount_value, currency: row.currency },
+    fromAccount: row.from_account,
+    toAccount: row.to_account,
+    reference: { reference: row.reference, endToEndId: row.end_to_end_id },
+    flowType: row.flow_type,
+    returnUrl: row.return_url,
+    mockBank: row.mock_bank,
+    approvedAt: optionalDate(row.approved_at),
+    timing: row.timing,
+    error: row.error_code ? { code: row.error_code, message: row.error_message } : null,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+    expiresAt: date(row.expires_at),
+    completedAt: optionalDate(row.completed_at),
+    nextDueAt: optionalDate(row.next_due_at),
+  };
+}
+
+export function historyRecordFromJson(entry: HistoryJson): HistoryRecord {
+  return {
+    status: entry.status,
+    isoCode: entry.iso_code,
+    isoReason: entry.iso_reason,
+    provider: entry.provider,
+    details: entry.details,
+    timestamp: date(entry.timestamp),
+  };
+}
+
+/**
+ * A new payment with its first history entries as one statement: one round trip, and one
+ * transaction by itself. Data-modifying CTEs share one snapshot; the history's foreign key is
+ * checked at the end of the statement, when the payment row is in.
+ */
+export function insertPaymentSql(
+  record: PaymentRecord,
+  history: readonly HistoryRecord[],
+): { sql: string; params: unknown[] } {
+  const entries = history.map((entry, index) => ({
+    seq: index + 1,
+    status: entry.status,
+    iso_code: entry.isoCode,
+    iso_reason: entry.isoReason,
+    provider: entry.provider,
+    details: entry.details,
+    timestamp: entry.timestamp.toISOString(),
+  }));
+  const state = lifecycleState(record);
+  const params: unknown[] = [
+    record.id,
+    record.organizationId,
+    state.status,
+    state.isoCode,
+    state.isoReason,
+    record.provider,
+    state.bankId,
+    record.amount.value,
+    record.amount.currency,
+    json(record.fromAccount),
+    json(record.toAccount),
+    record.reference.reference,
+    record.reference.endToEndId,
+    record.flowType,
+    record.returnUrl,
+    json(record.mockBank),
+    timestamp(state.approvedAt),
+    json(state.timing),
+    state.errorCode,
+    state.errorMessage,
+    timestamp(record.createdAt),
+    timestamp(state.updatedAt),
+    timestamp(record.expiresAt),
+    timestamp(state.completedAt),
+    timestamp(state.nextDueAt),
+    record.id,
+    JSON.stringify(entries),
+  ];
+  return { sql: INSERT_PAYMENT_WITH_HISTORY, params };
+}
+
+const INSERT_PAYMENT_WITH_HISTORY = `
+  with new_payment as (
+    insert into payment (id, organization_id, status, iso_code, iso_reason, provider, bank_id,
+      amount_value, currency, from_account, to_account, reference, end_to_end_id, flow_type,
+      return_url, mock_bank, approved_at, timing, error_code, error_message, created_at,
+      updated_at, expires_at, completed_at, next_due_at, version)
+    values (?, ?, ?, ?, ?, ?, ?, ?::numeric, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::jsonb,
+      ?::timestamptz, ?::jsonb, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz,
+      ?::timestamptz, ?::timestamptz, 1)
+  )
+  insert into payment_history (payment_id, seq, status, iso_code, iso_reason, provider, details, timestamp)
+  select ?, h.seq, h.status, h.iso_code, h.iso_reason, h.provider, h.details, h.timestamp
+  from jsonb_to_recordset(?::jsonb) as h(seq int, status text, iso_code text, iso_reason text,
+    provider text, details text, timestamp timestamptz)`;
+
+/** Values for `?::jsonb` and `?::timestamptz` (null stays SQL null). */
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());

@@ -1,5 +1,19 @@
+import { unstorableTextDetails, validationFailed } from '@pis/shared';
 import { authenticateApiKey, type Permission, requirePermission } from '../auth/authenticate-api-key.ts';
-import { publicProcedure } from './trpc.ts';
+import { middleware, publicProcedure } from './trpc.ts';
+
+/**
+ * NUL characters and unpaired surrogates in any input value (body, query or path) are refused
+ * as VALIDATION_FAILED before any schema or query sees them: Postgres cannot store them.
+ */
+const storableInput = middleware(async ({ getRawInput, next }) => {
+  const details = unstorableTextDetails(await getRawInput());
+  if (details.length > 0) throw validationFailed(details);
+  return next();
+});
+
+/** The customer pages' procedures: the link token in the input is their only credential. */
+export const pageProcedure = publicProcedure.use(storableInput);
 
 /**
  * The procedure builders for the merchant API: every procedure behind an API key starts from
@@ -20,10 +34,12 @@ const authenticatedProcedure = publicProcedure.use(async ({ ctx, next }) => {
 });
 
 const withPermission = (permission: Permission) =>
-  authenticatedProcedure.use(({ ctx, next }) => {
-    requirePermission(ctx.caller, permission);
-    return next();
-  });
+  authenticatedProcedure
+    .use(({ ctx, next }) => {
+      requirePermission(ctx.caller, permission);
+      return next();
+    })
+    .use(storableInput);
 
 export const readProcedure = withPermission('read');
 export const writeProcedure = withPermission('write');

@@ -72,6 +72,23 @@ export function publicFailure(error: unknown): PublicFailure {
   return INTERNAL;
 }
 
+/**
+ * Logs what the operator must look at: an unexpected error (with its stack) at error level; a
+ * deliberate 5xx AppError (provider down or not configured) at warn, without a stack.
+ */
+export function logProcedureFailure(
+  log:
+    | { error: (object: object, message: string) => void; warn: (object: object, message: string) => void }
+    | undefined,
+  error: unknown,
+): void {
+  const failure = publicFailure(error);
+  if (failure.status < 500 || !log) return;
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (cause instanceof AppError) log.warn({ kind: cause.kind, message: cause.message }, 'procedure refused');
+  else log.error({ err: error }, 'procedure failed');
+}
+
 const TRPC_STATUS: Partial<Record<TRPCError['code'], number>> = {
   METHOD_NOT_SUPPORTED: 405,
   TIMEOUT: 408,

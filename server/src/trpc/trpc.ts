@@ -1,5 +1,6 @@
 import { AppError } from '@pis/shared';
 import { initTRPC, type TRPCError } from '@trpc/server';
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
 import { type PublicFailure, publicFailure } from './public-failure.ts';
@@ -22,12 +23,16 @@ const t = initTRPC
      */
     errorFormatter: ({ shape, error }) => {
       const failure = publicFailure(error);
+      const code = trpcCodeOf(failure.status);
       return {
         ...shape,
+        // A thrown AppError reaches tRPC as INTERNAL_SERVER_ERROR; say what it really is.
+        code: TRPC_ERROR_CODES_BY_KEY[code],
         message: failure.body.message,
         // `kind`: the AppError kind even where the public body has no code (NOT_FOUND), for the pages.
         data: {
           ...shape.data,
+          code,
           httpStatus: failure.status,
           appError: failure.body,
           kind: errorKind(error, failure),
@@ -43,3 +48,22 @@ export const createCallerFactory = t.createCallerFactory;
 
 const errorKind = (error: TRPCError, failure: PublicFailure): string | undefined =>
   error.cause instanceof AppError ? error.cause.kind : failure.body.code;
+
+/** tRPC's code for an HTTP status (it has no 410: a gone link is a client-side problem). */
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  410: 'BAD_REQUEST',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+const trpcCodeOf = (status: number): TRPC_ERROR_CODE_KEY =>
+  TRPC_CODE_BY_STATUS[status] ?? (status < 500 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR');

@@ -1,9 +1,9 @@
 import { ApproveInput, DecisionResult } from '@pis/shared';
-import { publicProcedure } from '../../../trpc/trpc.ts';
+import { pageProcedure } from '../../../trpc/procedures.ts';
 import { approveOnPage } from '../../customer-pages/mock-bank-page.ts';
 import { paymentsDeps } from '../payments-context.ts';
 
-export const approveProcedure = publicProcedure
+export const approveProcedure = pageProcedure
   .input(ApproveInput)
   .output(DecisionResult)
   .mutation(({ ctx, input }) => approveOnPage(paymentsDeps(ctx), input.token, input.scenario));

@@ -1,9 +1,9 @@
 import { HostedBanks, HostedBanksInput } from '@pis/shared';
-import { publicProcedure } from '../../../trpc/trpc.ts';
+import { pageProcedure } from '../../../trpc/procedures.ts';
 import { hostedBanks } from '../../customer-pages/hosted-page.ts';
 import { paymentsDeps } from '../payments-context.ts';
 
-export const hostedBanksProcedure = publicProcedure
+export const hostedBanksProcedure = pageProcedure
   .input(HostedBanksInput)
   .output(HostedBanks)
   .query(({ ctx, input: { token, ...filters } }) => hostedBanks(paymentsDeps(ctx), token, filters));
