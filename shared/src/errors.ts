@@ -202,3 +202,22 @@ const pickUnionBranch = (branches: readonly (readonly z.core.$ZodIssue[])[]) => 
   );
   return meaningful.length === 1 ? meaningful[0] : undefined;
 };
+
+/**
+ * A request body as the API reads it: empty means "no body" (a bodyless POST from a generic
+ * client), otherwise it must be JSON and an object; anything else is VALIDATION_FAILED on `body`.
+ */
+export const parseJsonObjectBody = (text: string): Record<string, unknown> | undefined => {
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw validationFailed([{ field: 'body', message: `must be valid JSON (${(error as Error).message})` }]);
+  }
+  // An array or a scalar would be spread into the input and produce misleading errors.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
+  }
+  return value as Record<string, unknown>;
+};

@@ -10,6 +10,7 @@ import {
   MESSAGES,
   PaymentIdInput,
   parseIdempotencyKey,
+  parseJsonObjectBody,
   SandboxApproveInput,
   SandboxRejectInput,
   unstorableTextDetails,
@@ -74,20 +75,8 @@ const parse = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
 };
 
 /** The JSON body as the service reads it: `{}` when empty, and it must be a JSON object. */
-const jsonBody = async (request: Request): Promise<unknown> => {
-  const text = await request.text();
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw validationFailed([{ field: 'body', message: `must be valid JSON (${(error as Error).message})` }]);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
-  }
-  return value;
-};
+const jsonBody = async (request: Request): Promise<unknown> =>
+  parseJsonObjectBody(await request.text()) ?? {};
 
 const param = (params: Record<string, string | readonly string[] | undefined>, name: string): string => {
   const value = params[name];

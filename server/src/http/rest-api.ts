@@ -1,11 +1,12 @@
-import { ErrorBody, validationFailed } from '@pis/shared';
+import { ErrorBody, parseJsonObjectBody } from '@pis/shared';
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { fastifyTRPCOpenApiPlugin, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
+import { instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { Context } from '../trpc/context.ts';
 import { logProcedureFailure } from '../trpc/public-failure.ts';
 import { fastifyFailure, INTERNAL_BODY, JSON_TYPE } from './fastify-failure.ts';
+import { openApiHandler } from './openapi-handler.ts';
 
 export interface RestApiOptions {
   router: AnyRouter;
@@ -34,7 +35,7 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
-      done(null, parseJsonObject(body as string));
+      done(null, parseJsonObjectBody(body as string));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -93,31 +94,13 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
       .send({ success: false, error: { message: 'Not found' } });
   });
 
-  await app.register(fastifyTRPCOpenApiPlugin, {
+  // trpc-to-openapi's handler, minus its per-request overhead (see openapi-handler.ts).
+  await app.register(openApiHandler, {
     router: routerForOpenApiHandler(options.router),
-    createContext: options.createContext as never,
-    responseMeta: options.responseMeta as never,
-    onError: ({ error, req }: { error: unknown; req: { log?: FastifyRequest['log'] } }) => {
-      logProcedureFailure(req.log, error);
-    },
+    createContext: options.createContext,
+    responseMeta: options.responseMeta,
+    onError: ({ error, req }) => logProcedureFailure(req.log, error),
   });
-}
-
-function parseJsonObject(body: string): unknown {
-  // An empty body with a JSON content type is "no body" (POST .../cancel from generic clients).
-  if (body.trim() === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch (error) {
-    throw validationFailed([{ field: 'body', message: `must be valid JSON (${(error as Error).message})` }]);
-  }
-  // Every request body of this API is an object; an array or a scalar would be spread into
-  // the input by trpc-to-openapi and produce misleading errors.
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
-  }
-  return value;
 }
 
 function payloadText(payload: unknown): string | undefined {
