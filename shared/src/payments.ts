@@ -72,7 +72,7 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 export const PaymentError = z.object({
   code: z
     .string()
-    .meta({ description: 'The ISO reason of a rejection (AM04, AC04, CUST, NARR) or PROVIDER_ERROR' }),
+    .meta({ description: 'The ISO reason of the rejection: AM04, AC04, CUST or NARR' }),
   message: z.string().nullable(),
 });
 export type PaymentError = z.infer<typeof PaymentError>;
