@@ -70,9 +70,7 @@ export const HistoryEntry = z.object({
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 export const PaymentError = z.object({
-  code: z
-    .string()
-    .meta({ description: 'The ISO reason of the rejection: AM04, AC04, CUST or NARR' }),
+  code: z.string().meta({ description: 'The ISO reason of the rejection: AM04, AC04, CUST or NARR' }),
   message: z.string().nullable(),
 });
 export type PaymentError = z.infer<typeof PaymentError>;
