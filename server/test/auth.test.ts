@@ -9,6 +9,7 @@ import { readProcedure, writeProcedure } from '../src/trpc/procedures.ts';
 import { createCallerFactory, router } from '../src/trpc/trpc.ts';
 import { expectFailure, expectSuccess } from './helpers/expect-envelope.ts';
 import { createTestApp } from './helpers/test-app.ts';
+import { created } from './payments/payment-fixtures.ts';
 
 const { app, orm, clock, config, factories } = await createTestApp();
 
@@ -142,6 +143,49 @@ describe('403: permission and organization', () => {
     await expect(caller(both.apiKey).read()).resolves.toEqual({
       approvedProviders: ['mock', 'alpha', 'zeta'],
     });
+  });
+});
+
+describe('GET /api/payments/{id} reads the payment with the key (one query): the key still decides first', () => {
+  test('revoked, expired, wrong secret, no read permission, inactive organization, other organization', async () => {
+    const merchant = await factories.createMerchant();
+    const { paymentId } = await created(app, merchant.headers);
+    const url = `/api/payments/${paymentId}`;
+    expect(expectSuccess<{ paymentId: string }>(await get(url, merchant.apiKey)).paymentId).toBe(paymentId);
+
+    const { organizationId } = merchant;
+    const revoked = await factories.createKey(organizationId, 'read', { revoked: true });
+    const expiresAt = new Date(clock.now().getTime() + 60_000);
+    const expiring = await factories.createKey(organizationId, 'read', { expiresAt });
+    const wrongSecret = `${merchant.apiKey.slice(0, -1)}${merchant.apiKey.endsWith('a') ? 'b' : 'a'}`;
+    for (const apiKey of [revoked.apiKey, wrongSecret, undefined]) {
+      expect(expectFailure(await get(url, apiKey), 401)).toEqual({ message: 'Invalid API key' });
+    }
+    expectSuccess(await get(url, expiring.apiKey));
+    clock.set(expiresAt);
+    expectFailure(await get(url, expiring.apiKey), 401);
+
+    const writeOnly = await factories.createKey(organizationId, 'write');
+    expect(expectFailure(await get(url, writeOnly.apiKey), 403)).toEqual({
+      message: 'API key lacks read permission',
+    });
+    await factories.setActive(organizationId, false);
+    expect(expectFailure(await get(url, merchant.apiKey), 403)).toEqual({
+      message: 'Organization is not active',
+    });
+    await factories.setActive(organizationId, true);
+    expectSuccess(await get(url, merchant.apiKey));
+
+    const other = await factories.createMerchant();
+    expect(expectFailure(await get(url, other.apiKey), 404)).toEqual({ message: 'Payment not found' });
+  });
+
+  test('an id that fails validation: 401 without a valid key, 400 with one', async () => {
+    const { apiKey } = await factories.createMerchant();
+    const url = `/api/payments/${'x'.repeat(201)}`;
+    expectFailure(await get(url), 401);
+    expectFailure(await get(url, `pis_${'A'.repeat(48)}`), 401);
+    expectFailure(await get(url, apiKey), 400);
   });
 });
 

@@ -1,6 +1,7 @@
 import { AppError, MESSAGES, MOCK_PROVIDER } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import { hashApiKey, hashesEqual, prefixOf } from './api-key-secret.ts';
 
 export type Permission = 'read' | 'write';
@@ -15,21 +16,41 @@ export interface Caller {
 }
 
 /**
+ * A read that rides on the key lookup's round trip (one query instead of two on the hottest
+ * read, GET /payments/{id}): a scalar subquery that scopes itself with the key's
+ * `k.organization_id`. Its value is handed over only once the key has passed every check.
+ */
+export interface KeyPreload {
+  /** Names the prepared statement; one per distinct `sql`. */
+  name: string;
+  sql: string;
+  values: unknown[];
+}
+
+/**
  * The spec's Authentication table: no key, unknown, revoked or expired -> 401 `Invalid API key`
  * (one message for all, so a caller learns nothing about which keys exist); inactive
  * organization -> 403. Permission is checked by the procedure (see trpc/procedures.ts).
+ * `preloaded` is the preload's value (null when it found nothing), undefined without one.
  */
 export async function authenticateApiKey(
   em: EntityManager,
   presented: string | string[] | undefined,
   clock: Clock,
-): Promise<Caller> {
+  preload?: KeyPreload,
+): Promise<{ caller: Caller; preloaded: unknown }> {
   const invalid = () => new AppError('UNAUTHORIZED', MESSAGES.invalidApiKey);
   if (typeof presented !== 'string') throw invalid();
   const prefix = prefixOf(presented);
   if (!prefix) throw invalid();
 
-  const [key] = await em.execute<KeyRow[]>(KEY_WITH_ORGANIZATION, [prefix]);
+  const [key] = await preparedQuery<KeyRow>(
+    em,
+    preload
+      ? { name: `api_key_with_${preload.name}`, sql: keyLookup(`, (${preload.sql}) as preloaded`) }
+      : KEY_LOOKUP,
+    preload ? [...preload.values, prefix] : [prefix],
+  );
   // The lookup is by the non-secret prefix; the secret part is compared in constant time.
   if (!key || !hashesEqual(hashApiKey(presented), key.key_hash)) throw invalid();
   const now = clock.now();
@@ -37,27 +58,30 @@ export async function authenticateApiKey(
     throw invalid();
   }
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
-  return {
+  const caller: Caller = {
     organizationId: key.organization_id,
     apiKeyId: key.id,
     approvedProviders: [MOCK_PROVIDER, ...key.providers],
     permissions: { read: key.can_read, write: key.can_write },
   };
+  return { caller, preloaded: preload ? key.preloaded : undefined };
 }
 
 /**
  * Every request reads its key, organization and approvals afresh (one query, no cache), so a
  * key revoked or an organization deactivated by the operator CLI is refused on the next request.
  */
-const KEY_WITH_ORGANIZATION = `
+const keyLookup = (extraColumns = '') => `
   select k.id, k.key_hash, k.can_read, k.can_write, k.expires_at, k.revoked_at,
     k.organization_id, o.active,
     array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
-    ) as providers
+    ) as providers${extraColumns}
   from api_key k join organization o on o.id = k.organization_id
   where k.prefix = ?`;
+
+const KEY_LOOKUP = { name: 'api_key_with_organization', sql: keyLookup() };
 
 interface KeyRow {
   id: string;
@@ -70,6 +94,7 @@ interface KeyRow {
   organization_id: string;
   active: boolean;
   providers: string[];
+  preloaded?: unknown;
 }
 
 export function requirePermission(caller: Caller, permission: Permission): void {

@@ -11,6 +11,7 @@ import {
   sendToProvider,
   toCreatedPayment,
 } from '@pis/shared';
+import { preparedQuery } from '../db/prepared-query.ts';
 import { customerLink } from '../links/customer-links.ts';
 import type { PaymentProvider } from '../providers/payment-provider.ts';
 import { announceNextDue } from './apply-payment-event.ts';
@@ -63,11 +64,11 @@ export async function createPayment(
   try {
     if (claim) {
       await deps.em.fork().transactional(async (em) => {
-        await em.execute(insert.sql, insert.params, 'run');
+        await em.execute(insert.statement.sql, insert.values, 'run');
         await claimKey(em, claim, ids.id, created, now);
       });
     } else {
-      await deps.em.execute(insert.sql, insert.params, 'run');
+      await preparedQuery(deps.em, insert.statement, insert.values);
     }
   } catch (error) {
     // A concurrent request with the same key committed first: answer what it answered.

@@ -1,10 +1,19 @@
-import { AppError, type HistoryRecord, MESSAGES, type PaymentRecord } from '@pis/shared';
-import type { EntityManager } from '../db/orm.ts';
 import {
-  type HistoryJson,
+  AppError,
+  type HistoryRecord,
+  MESSAGES,
+  PaymentIdInput,
+  type PaymentRecord,
+  unstorableTextDetails,
+} from '@pis/shared';
+import type { KeyPreload } from '../auth/authenticate-api-key.ts';
+import type { EntityManager } from '../db/orm.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
+import {
   historyRecordFromJson,
-  type PaymentRow,
-  paymentRecordFromRow,
+  PAYMENT_JSON,
+  type PaymentJson,
+  paymentRecordFromJson,
   SELECT_PAYMENT_WITH_HISTORY,
 } from './payment-record.ts';
 
@@ -31,16 +40,34 @@ export const scopeFilter = (scope: PaymentScope) =>
     : { id: scope.paymentId, organization: scope.organizationId };
 
 /**
- * Reads a payment and its history without locking, in one query (the read every poll makes:
- * two ORM queries cost about three times as much CPU).
+ * Reads a payment and its history without locking, in one prepared query (the read every poll
+ * makes; see `npm run bench`).
  */
 export async function loadPayment(em: EntityManager, scope: PaymentScope): Promise<LoadedPayment> {
   const organizationId = scope.organizationId ?? null;
-  const [row] = await em.execute<(PaymentRow & { history: HistoryJson[] })[]>(SELECT_PAYMENT_WITH_HISTORY, [
+  const [row] = await preparedQuery<{ payment: PaymentJson }>(em, SELECT_PAYMENT_WITH_HISTORY, [
     scope.paymentId,
     organizationId,
     organizationId,
   ]);
-  if (!row) throw paymentNotFound();
-  return { record: paymentRecordFromRow(row), history: row.history.map(historyRecordFromJson) };
+  return loadedPayment(row?.payment);
+}
+
+/**
+ * GET /payments/{id}'s read as a preload of the API key lookup (one round trip for both; see
+ * KeyPreload): the caller's organization's payment with this id, or null. Only for input that
+ * will pass validation, so a malformed id never reaches the database.
+ */
+export function preloadPayment(rawInput: unknown): KeyPreload | undefined {
+  const parsed = PaymentIdInput.safeParse(rawInput);
+  if (!parsed.success || unstorableTextDetails(parsed.data).length > 0) return undefined;
+  return { name: 'payment', sql: PRELOAD_PAYMENT, values: [parsed.data.paymentId] };
+}
+
+const PRELOAD_PAYMENT = `select ${PAYMENT_JSON} from payment p where p.id = ? and p.organization_id = k.organization_id`;
+
+/** What preloadPayment read: not found (404) when the key's organization has no such payment. */
+export function loadedPayment(json: PaymentJson | null | undefined): LoadedPayment {
+  if (!json) throw paymentNotFound();
+  return { record: paymentRecordFromJson(json), history: json.history.map(historyRecordFromJson) };
 }

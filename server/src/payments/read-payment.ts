@@ -1,5 +1,6 @@
 import { type Payment, toPayment } from '@pis/shared';
-import { loadPayment } from './load-payment.ts';
+import { loadedPayment, loadPayment } from './load-payment.ts';
+import type { PaymentJson } from './payment-record.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
 
@@ -11,9 +12,15 @@ export async function getPayment(
   deps: PaymentsDeps,
   caller: PaymentsCaller,
   paymentId: string,
+  /** What the API key lookup read with `preloadPayment` (undefined: nothing was preloaded). */
+  preloaded?: unknown,
 ): Promise<Payment> {
   const scope = { paymentId, organizationId: caller.organizationId };
-  const current = await refreshPayment(deps, scope, await loadPayment(deps.em, scope), 'quiet');
+  const loaded =
+    preloaded === undefined
+      ? await loadPayment(deps.em, scope)
+      : loadedPayment(preloaded as PaymentJson | null);
+  const current = await refreshPayment(deps, scope, loaded, 'quiet');
   return toPayment(current.record, current.history);
 }
 

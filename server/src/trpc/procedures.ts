@@ -7,10 +7,14 @@ import { middleware, publicProcedure } from './trpc.ts';
  * as VALIDATION_FAILED before any schema or query sees them: Postgres cannot store them.
  */
 const storableInput = middleware(async ({ getRawInput, next }) => {
-  const details = unstorableTextDetails(await getRawInput());
-  if (details.length > 0) throw validationFailed(details);
+  await refuseUnstorableInput(getRawInput);
   return next();
 });
+
+async function refuseUnstorableInput(getRawInput: () => Promise<unknown>): Promise<void> {
+  const details = unstorableTextDetails(await getRawInput());
+  if (details.length > 0) throw validationFailed(details);
+}
 
 /** The customer pages' procedures: the link token in the input is their only credential. */
 export const pageProcedure = publicProcedure.use(storableInput);
@@ -19,27 +23,28 @@ export const pageProcedure = publicProcedure.use(storableInput);
  * The procedure builders for the merchant API: every procedure behind an API key starts from
  * `readProcedure` or `writeProcedure`. The key is checked before the input is parsed, so an
  * unauthenticated caller learns nothing from validation errors.
- * Context gains `organizationId`, `approvedProviders` (always with `mock`) and `apiKeyId`.
+ * Context gains `organizationId`, `approvedProviders` (always with `mock`) and `apiKeyId`, and
+ * `preloaded` for a procedure whose meta has a `preload` (see KeyPreload).
+ *
+ * Key, permission and storable input in one middleware, in that order: every tRPC middleware
+ * level copies the whole context (and these run on every merchant call).
  */
-const authenticatedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const caller = await authenticateApiKey(ctx.em, ctx.apiKeyHeader, ctx.clock);
-  return next({
-    ctx: {
-      caller,
-      organizationId: caller.organizationId,
-      approvedProviders: caller.approvedProviders,
-      apiKeyId: caller.apiKeyId,
-    },
-  });
-});
-
 const withPermission = (permission: Permission) =>
-  authenticatedProcedure
-    .use(({ ctx, next }) => {
-      requirePermission(ctx.caller, permission);
-      return next();
-    })
-    .use(storableInput);
+  publicProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
+    const preload = meta?.preload?.(await getRawInput());
+    const { caller, preloaded } = await authenticateApiKey(ctx.em, ctx.apiKeyHeader, ctx.clock, preload);
+    requirePermission(caller, permission);
+    await refuseUnstorableInput(getRawInput);
+    return next({
+      ctx: {
+        caller,
+        organizationId: caller.organizationId,
+        approvedProviders: caller.approvedProviders,
+        apiKeyId: caller.apiKeyId,
+        preloaded,
+      },
+    });
+  });
 
 export const readProcedure = withPermission('read');
 export const writeProcedure = withPermission('write');

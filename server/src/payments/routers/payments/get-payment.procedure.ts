@@ -1,11 +1,14 @@
 import { Payment, PaymentIdInput } from '@pis/shared';
 import { readProcedure } from '../../../trpc/procedures.ts';
+import { preloadPayment } from '../../load-payment.ts';
 import { getPayment } from '../../read-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
 import { paymentsDeps } from '../payments-context.ts';
 
 export const getPaymentProcedure = readProcedure
   .meta({
+    // One round trip: the payment is read with the API key (the read every poll makes).
+    preload: preloadPayment,
     openapi: {
       method: 'GET',
       path: '/payments/{paymentId}',
@@ -19,4 +22,4 @@ export const getPaymentProcedure = readProcedure
   })
   .input(PaymentIdInput)
   .output(Payment)
-  .query(({ ctx, input }) => getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId));
+  .query(({ ctx, input }) => getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, ctx.preloaded));
