@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { type Database, openDatabase } from '../src/db/database.ts';
-import { type Background, startBackground } from '../src/lifecycle/background.ts';
+import type { Database } from '../src/db/database.ts';
+import type { Background } from '../src/lifecycle/background.ts';
+import { GracefulShutdown } from '../src/lifecycle/graceful-shutdown.ts';
+import { startServiceParts } from '../src/lifecycle/process.ts';
 import { createLogger } from '../src/logger.ts';
 import { createApiKey, createOrganization } from '../src/organizations/organization-admin.ts';
 
@@ -21,22 +22,11 @@ export interface Service {
 export async function startService(databaseUrl: string, dataDir: string): Promise<Service> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RUN_WORKER: 'true' }, dataDir);
   const logger = createLogger(config.logLevel, 'stderr');
-  const database = await openDatabase(config, logger);
-  const background = await startBackground({
-    config,
-    orm: database.orm,
-    databaseUrl: database.url,
-    clock: systemClock,
-    logger,
-    runWorker: config.runWorker,
-  });
-  const app = await buildApp({
-    config,
-    orm: database.orm,
-    clock: systemClock,
-    logger,
-    scheduler: background.scheduler,
-  });
+  const shutdown = new GracefulShutdown(logger);
+  const { database, background, app } = await startServiceParts(
+    { config, logger, clock: systemClock, runWorker: config.runWorker },
+    shutdown,
+  );
   const { organizationId } = await createOrganization(database.orm.em.fork(), 'Bench Merchant', systemClock);
   const { apiKey } = await createApiKey(
     database.orm.em.fork(),
@@ -50,10 +40,6 @@ export async function startService(databaseUrl: string, dataDir: string): Promis
     config,
     apiKey,
     organizationId,
-    close: async () => {
-      await app.close();
-      await background.stop();
-      await database.close();
-    },
+    close: () => shutdown.run(),
   };
 }

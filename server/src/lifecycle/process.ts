@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import type { Clock } from '../clock.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Database, openDatabase } from '../db/database.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { type Background, startBackground } from './background.ts';
+import { GracefulShutdown } from './graceful-shutdown.ts';
+
+export type PartsOptions = { config: Config; logger: Logger; clock: Clock; runWorker: boolean };
+
+/**
+ * The database and the job queue (working it when `runWorker`), each registered with
+ * `shutdown` as it starts, so a failure half-way (or Ctrl-C during start-up) stops exactly what
+ * did start, in reverse order: worker and queue, then the pool and the embedded cluster.
+ */
+export async function startBackgroundParts(
+  options: PartsOptions,
+  shutdown: GracefulShutdown,
+): Promise<{ database: Database; background: Background }> {
+  const { config, logger, clock } = options;
+  const database = await openDatabase(config, logger);
+  shutdown.add('database', () => database.close());
+  const background = await startBackground({
+    config,
+    orm: database.orm,
+    databaseUrl: database.url,
+    clock,
+    logger,
+    runWorker: options.runWorker,
+  });
+  shutdown.add('background', () => background.stop());
+  return { database, background };
+}
+
+/** The whole service as `npm start` runs it: the background parts plus the HTTP app (stopped first). */
+export async function startServiceParts(
+  options: PartsOptions,
+  shutdown: GracefulShutdown,
+): Promise<{ database: Database; background: Background; app: FastifyInstance }> {
+  const parts = await startBackgroundParts(options, shutdown);
+  const { config, logger, clock } = options;
+  const app = await buildApp({
+    config,
+    orm: parts.database.orm,
+    clock,
+    logger,
+    scheduler: parts.background.scheduler,
+  });
+  shutdown.add('http', () => app.close());
+  return { ...parts, app };
+}
+
+/**
+ * The frame of an entry point: configuration (exit 2 on a bad environment, naming the
+ * variables, never their values), a logger, graceful shutdown on SIGINT/SIGTERM, and on a
+ * failed start a readable message, everything started stopped, exit 1.
+ */
+export async function runProcess(
+  what: string,
+  start: (context: { config: Config; logger: Logger; shutdown: GracefulShutdown }) => Promise<void>,
+): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  const logger = createLogger(config.logLevel);
+  const shutdown = new GracefulShutdown(logger);
+  // Installed before anything starts, so Ctrl-C during start-up still stops the embedded cluster.
+  shutdown.installSignalHandlers();
+  try {
+    await start({ config, logger, shutdown });
+  } catch (error) {
+    logger.fatal({ err: error }, `${what} start failed`);
+    process.stderr.write(
+      `\nCould not start the ${what}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    await shutdown.run();
+    process.exit(1);
+  }
+}
