@@ -6,7 +6,7 @@ import {
   PaymentsTimeoutError,
 } from '../src/index.ts';
 import { fail, fakeFetch, networkError, ok } from './fake-fetch.ts';
-import { API_KEY, BASE_URL, paymentFixture } from './fixtures.ts';
+import { API_KEY, BASE_URL, paymentFixture, settle } from './fixtures.ts';
 
 const client = (
   fetch: ReturnType<typeof fakeFetch>['fetch'],
@@ -27,16 +27,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
-
-/** Runs a call to completion under fake timers, returning its result or its error. */
-const settle = async <T>(promise: Promise<T>): Promise<T | unknown> => {
-  const outcome = promise.then(
-    (value) => value,
-    (error: unknown) => error,
-  );
-  await vi.runAllTimersAsync();
-  return outcome;
-};
 
 describe('requests', () => {
   it('sends the key, builds the URL and unwraps the envelope', async () => {

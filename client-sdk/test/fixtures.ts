@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import type { Payment, PaymentStatus } from '../src/index.ts';
 
 export const BASE_URL = 'https://pis.test';
@@ -16,3 +17,13 @@ export const paymentFixture = (status: PaymentStatus = 'AUTHORIZING', paymentId 
   createdAt: '2026-11-21T12:00:00.000Z',
   updatedAt: '2026-11-21T12:00:00.000Z',
 });
+
+/** Runs a call to completion under fake timers, returning its result or its error. */
+export const settle = async <T>(promise: Promise<T>): Promise<T | unknown> => {
+  const outcome = promise.then(
+    (value) => value,
+    (error: unknown) => error,
+  );
+  await vi.runAllTimersAsync();
+  return outcome;
+};

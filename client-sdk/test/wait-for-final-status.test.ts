@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Payment, type PaymentStatus, PaymentsClient, PaymentsWaitTimeoutError } from '../src/index.ts';
 import { fail, fakeFetch, ok, type SeenRequest } from './fake-fetch.ts';
-import { API_KEY, BASE_URL, paymentFixture } from './fixtures.ts';
+import { API_KEY, BASE_URL, paymentFixture, settle } from './fixtures.ts';
 
 let start = 0;
 
@@ -25,15 +25,6 @@ const clientFor = (fetch: ReturnType<typeof fakeFetch>['fetch']) =>
   new PaymentsClient({ apiKey: API_KEY, baseUrl: BASE_URL, fetch });
 
 const secondsOf = (requests: SeenRequest[]) => requests.map((r) => (r.at - start) / 1000);
-
-const settle = async <T>(promise: Promise<T>): Promise<T | unknown> => {
-  const outcome = promise.then(
-    (value) => value,
-    (error: unknown) => error,
-  );
-  await vi.runAllTimersAsync();
-  return outcome;
-};
 
 describe('waitForFinalStatus schedule', () => {
   it('reads at once, every 3 s for the first minute, then every 60 s, and stops at a final status', async () => {

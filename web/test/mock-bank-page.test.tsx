@@ -20,6 +20,19 @@ const logIn = async (user: ReturnType<typeof userEvent.setup>) => {
   await screen.findByRole('button', { name: 'Approve payment' });
 };
 
+/** Serves the bank session and records what the page sends to `pages.approve`. */
+const recordApproval = () => {
+  const approval: { sent?: unknown } = {};
+  server.use(
+    trpcQuery('pages.mockBankSession', () => mockBankSession()),
+    trpcMutation('pages.approve', (input) => {
+      approval.sent = input;
+      return { paymentId: 'pay_123', status: 'AUTHORIZED', returnUrl: RETURN_URL };
+    }),
+  );
+  return approval;
+};
+
 describe('mock bank page', () => {
   it('logs in with prefilled test details, then shows the payment and both choices', async () => {
     const user = userEvent.setup();
@@ -55,14 +68,7 @@ describe('mock bank page', () => {
 
   it('approves with the picked scenario and returns the customer to the merchant', async () => {
     const user = userEvent.setup();
-    let sent: unknown;
-    server.use(
-      trpcQuery('pages.mockBankSession', () => mockBankSession()),
-      trpcMutation('pages.approve', (input) => {
-        sent = input;
-        return { paymentId: 'pay_123', status: 'AUTHORIZED', returnUrl: RETURN_URL };
-      }),
-    );
+    const approval = recordApproval();
     renderAt('/mock-bank/tok');
     await logIn(user);
     await user.click(screen.getByRole('radio', { name: 'Custom' }));
@@ -71,25 +77,18 @@ describe('mock bank page', () => {
     await user.type(seconds, '45');
     await user.click(screen.getByRole('button', { name: 'Approve payment' }));
     await waitFor(() => expect(leavePage).toHaveBeenCalledWith(RETURN_URL));
-    expect(sent).toEqual({ token: 'tok', scenario: { completeAfterSeconds: 45 } });
+    expect(approval.sent).toEqual({ token: 'tok', scenario: { completeAfterSeconds: 45 } });
     expect(await screen.findByRole('heading', { name: 'Returning you to Acme Shop…' })).toBeTruthy();
   });
 
   it('sends a preset as picked', async () => {
     const user = userEvent.setup();
-    let sent: unknown;
-    server.use(
-      trpcQuery('pages.mockBankSession', () => mockBankSession()),
-      trpcMutation('pages.approve', (input) => {
-        sent = input;
-        return { paymentId: 'pay_123', status: 'AUTHORIZED', returnUrl: RETURN_URL };
-      }),
-    );
+    const approval = recordApproval();
     renderAt('/mock-bank/tok');
     await logIn(user);
     await user.click(screen.getByRole('radio', { name: /Slow/ }));
     await user.click(screen.getByRole('button', { name: 'Approve payment' }));
-    await waitFor(() => expect(sent).toEqual({ token: 'tok', scenario: { preset: 'slow' } }));
+    await waitFor(() => expect(approval.sent).toEqual({ token: 'tok', scenario: { preset: 'slow' } }));
   });
 
   it('refuses custom seconds outside 1..3600 without calling the server', async () => {
