@@ -14,6 +14,8 @@ export interface JobDeps {
   catchUpPayments(paymentIds: readonly string[]): Promise<number>;
   /** Ids of unfinished payments whose `next_due_at` is at or before `now`, oldest due first. */
   findDuePaymentIds(now: Date, limit: number): Promise<string[]>;
+  /** Deletes Idempotency-Keys past their 24 h; resolves to how many went. */
+  purgeExpiredIdempotencyKeys(now: Date): Promise<number>;
 }
 
 /** One background job: its queue name, the payload it accepts, and what it does. */

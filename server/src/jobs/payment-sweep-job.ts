@@ -65,5 +65,7 @@ export const paymentSweepJob = defineJob({
   work: { batchSize: 1, pollingIntervalSeconds: 1 },
   handler: async (_payloads, deps) => {
     await sweepDuePayments(deps);
+    // Housekeeping on the same beat: keys older than 24 h count as unused already; this frees them.
+    await deps.purgeExpiredIdempotencyKeys(deps.clock.now());
   },
 });

@@ -1,14 +1,7 @@
 import type { Clock } from '../clock.ts';
-import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+import type { DuePayment, PaymentBatchScheduler } from '../payments/payment-scheduler.ts';
 import type { JobQueue } from './job-queue.ts';
 import { PAYMENT_DUE_LEAD_MS, paymentDueJob } from './payment-due-job.ts';
-
-export type DuePayment = { paymentId: string; dueAt: Date };
-
-/** The payments port, plus a batch form for the worker's batch catch-up (one insert for many). */
-export interface PaymentBatchScheduler extends PaymentScheduler {
-  paymentsDue(due: readonly DuePayment[]): Promise<void>;
-}
 
 /**
  * Due times further away than this get no job; the sweep (every few seconds) catches them up.

@@ -1,12 +1,13 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
-import { catchUpPayments } from '../jobs/catch-up-payments.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { createPgBossPaymentScheduler } from '../jobs/pg-boss-payment-scheduler.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import type { Logger } from '../logger.ts';
 import { findDuePaymentIds } from '../payments/catch-up-payment.ts';
+import { catchUpPayments } from '../payments/catch-up-payments.ts';
+import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 
 export interface BackgroundDeps {
@@ -44,6 +45,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         logger,
         catchUpPayments: (paymentIds) => catchUpPayments(catchUp, paymentIds),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(deps.orm.em, now, limit),
+        purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(deps.orm.em, now),
       });
     }
   } catch (error) {

@@ -7,5 +7,12 @@ export interface PaymentScheduler {
   paymentDue(paymentId: string, dueAt: Date): Promise<void>;
 }
 
+export type DuePayment = { paymentId: string; dueAt: Date };
+
+/** The port plus a batch form, for the worker's batch catch-up (one job insert for many). */
+export interface PaymentBatchScheduler extends PaymentScheduler {
+  paymentsDue(due: readonly DuePayment[]): Promise<void>;
+}
+
 /** For processes and tests without a job queue: reads and sweeps still catch payments up. */
 export const noopPaymentScheduler: PaymentScheduler = { paymentDue: async () => {} };

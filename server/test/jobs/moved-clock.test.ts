@@ -1,6 +1,6 @@
 import { PAYMENT_LIFETIME_MS } from '@pis/shared';
 import { describe, expect, it } from 'vitest';
-import { sweepDuePayments } from '../../src/jobs/payment-sweep-job.ts';
+import { paymentSweepJob, sweepDuePayments } from '../../src/jobs/payment-sweep-job.ts';
 import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
 import { TestClock } from '../helpers/test-clock.ts';
 import { CREATE_BODY, createWorkerTestApp, waitFor } from './worker-harness.ts';
@@ -32,6 +32,33 @@ const dueJobs = async () => {
     .execute<{ count: string }[]>(`select count(*) from pgboss.job where name = 'payment.due'`);
   return Number(rows[0]?.count);
 };
+
+describe('housekeeping on the sweep', () => {
+  it('frees Idempotency-Keys once their 24 h are over', async () => {
+    const create = (key: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/payments',
+        headers: { ...merchant.headers, 'idempotency-key': key },
+        payload: CREATE_BODY,
+      });
+    const keys = async () =>
+      Number(
+        (
+          await harness.orm.em
+            .getConnection()
+            .execute<{ count: string }[]>(`select count(*) from idempotency_key where key = 'sweep-key'`)
+        )[0]?.count,
+      );
+    expect((await create('sweep-key')).statusCode).toBe(201);
+    const deps = harness.jobDeps();
+    await paymentSweepJob.handler([{}], deps);
+    expect(await keys()).toBe(1);
+    clock.advance(PAYMENT_LIFETIME_MS + 1_000);
+    await paymentSweepJob.handler([{}], deps);
+    expect(await keys()).toBe(0);
+  });
+});
 
 describe('expiry', () => {
   it('expires undecided payments 24 h after creation through the sweep, without any read', async () => {

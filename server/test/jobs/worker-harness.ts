@@ -4,12 +4,13 @@ import { buildApp } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import type { Config } from '../../src/config.ts';
 import { type Orm, openOrm } from '../../src/db/orm.ts';
-import { catchUpPayments } from '../../src/jobs/catch-up-payments.ts';
 import type { JobDeps } from '../../src/jobs/job-definition.ts';
-import type { PaymentBatchScheduler } from '../../src/jobs/pg-boss-payment-scheduler.ts';
 import { type Background, startBackground } from '../../src/lifecycle/background.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { findDuePaymentIds } from '../../src/payments/catch-up-payment.ts';
+import { catchUpPayments } from '../../src/payments/catch-up-payments.ts';
+import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
+import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import type { PaymentsDeps } from '../../src/payments/payments-deps.ts';
 import { defaultProviderRegistry } from '../../src/providers/default-providers.ts';
@@ -122,6 +123,7 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
         logger,
         catchUpPayments: (paymentIds) => catchUpPayments(deps, paymentIds),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(orm.em, now, limit),
+        purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(orm.em, now),
       };
     },
     async storedStatus(paymentId) {

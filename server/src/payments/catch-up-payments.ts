@@ -4,8 +4,8 @@ import type { Clock } from '../clock.ts';
 import { Payment } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
-import { insertHistoryRows, toPaymentRecord, writeLifecycleState } from '../payments/payment-record.ts';
-import type { DuePayment, PaymentBatchScheduler } from './pg-boss-payment-scheduler.ts';
+import { insertHistoryRows, toPaymentRecord, writeLifecycleState } from './payment-record.ts';
+import type { DuePayment, PaymentBatchScheduler } from './payment-scheduler.ts';
 
 export interface CatchUpPaymentsDeps {
   em: EntityManager;
@@ -15,7 +15,7 @@ export interface CatchUpPaymentsDeps {
 }
 
 /**
- * The worker's catch-up, for many payments at once: what `catchUpPayment` (payments/) does for
+ * The worker's catch-up, for many payments at once: what `catchUpPayment` does for
  * one, in one transaction for the lot, because a thousand steps due at the same second cost a
  * thousand transactions of ~9 round trips each the other way. Same rules: rows locked (FOR
  * UPDATE, in id order so two batches never deadlock), `now` read after the lock, the shared
@@ -62,7 +62,7 @@ export async function catchUpPayments(
   try {
     await deps.scheduler.paymentsDue(next);
   } catch (error) {
-    // As in payments/: the sweep and every read catch up anyway.
+    // As for one payment: the sweep and every read catch up anyway.
     deps.logger.warn({ err: error, payments: next.length }, 'could not schedule next steps; the sweep will');
   }
   return changed;
