@@ -7,7 +7,12 @@ export interface PaymentsErrorDetail {
 }
 
 /** Codes the client itself gives to failures that never got an answer from the service. */
-export type ClientErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'INVALID_RESPONSE' | 'WAIT_TIMEOUT';
+export type ClientErrorCode =
+  | 'NETWORK_ERROR'
+  | 'TIMEOUT'
+  | 'INVALID_RESPONSE'
+  | 'WAIT_TIMEOUT'
+  | 'UNEXPECTED_REDIRECT';
 
 interface PaymentsApiErrorInit {
   status: number;
@@ -19,8 +24,10 @@ interface PaymentsApiErrorInit {
 }
 
 /**
- * Every failure the client throws is a `PaymentsApiError` (or one of its subclasses), so one
- * `catch (e) { if (e instanceof PaymentsApiError) ... }` covers them all.
+ * Every failed call to the service is a `PaymentsApiError` (or one of its subclasses), so one
+ * `catch (e) { if (e instanceof PaymentsApiError) ... }` covers them all. What is refused before
+ * any request is not: a malformed argument is a `TypeError`, a return URL naming another payment
+ * a {@link PaymentMismatchError}.
  *
  * - `status`: the HTTP status of the answer, or `0` when there was no answer (network, timeout).
  * - `code`: the service's stable code (`VALIDATION_FAILED`, `PAYMENT_NOT_CANCELLABLE`, ...) when it
@@ -29,7 +36,7 @@ interface PaymentsApiErrorInit {
  * - `details`: one entry per invalid field on `VALIDATION_FAILED`.
  */
 export class PaymentsApiError extends Error {
-  /** HTTP status of the failed answer; `0` when no answer arrived. */
+  /** HTTP status of the failed answer (a 3xx is one: redirects are never followed); `0` when no answer arrived. */
   readonly status: number;
   /** The service's stable error code, or a {@link ClientErrorCode}; absent where the service gives none. */
   readonly code: string | undefined;
@@ -81,5 +88,26 @@ export class PaymentsWaitTimeoutError extends PaymentsApiError {
     });
     this.name = 'PaymentsWaitTimeoutError';
     this.payment = payment;
+  }
+}
+
+/**
+ * `verifyReturn` was given a return URL whose `paymentId` is not the one stored with the order.
+ * Someone swapped the id (say, a cheap paid order's id on an expensive order's return URL);
+ * nothing was read from the service. Treat the order as unpaid and the request as suspect.
+ */
+export class PaymentMismatchError extends Error {
+  /** The id the merchant stored with the order (`expectedPaymentId`). */
+  readonly expectedPaymentId: string;
+  /** The id the return URL carried. */
+  readonly returnedPaymentId: string;
+
+  constructor(expectedPaymentId: string, returnedPaymentId: string) {
+    super(
+      `The return URL names payment ${returnedPaymentId}, not this order's payment ${expectedPaymentId}; nothing was read`,
+    );
+    this.name = 'PaymentMismatchError';
+    this.expectedPaymentId = expectedPaymentId;
+    this.returnedPaymentId = returnedPaymentId;
   }
 }

@@ -1,5 +1,6 @@
 export {
   type ClientErrorCode,
+  PaymentMismatchError,
   PaymentsApiError,
   PaymentsConnectionError,
   type PaymentsErrorDetail,
@@ -19,6 +20,7 @@ export {
   type CreatePaymentOptions,
   LIST_ALL_PAGE_SIZE,
   type PaymentsResource,
+  type VerifyReturnOptions,
 } from './resources/payments-resource.ts';
 export type { ProvidersResource } from './resources/providers-resource.ts';
 export type { SandboxResource } from './resources/sandbox-resource.ts';

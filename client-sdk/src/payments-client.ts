@@ -8,8 +8,17 @@ import { SandboxResource } from './resources/sandbox-resource.ts';
 export interface PaymentsClientOptions {
   /** An API key from the dashboard (`x-api-key`). Keys belong on servers, never in a browser. */
   apiKey: string;
-  /** The service's base address, e.g. `https://payments.example.com` (paths `/api/...` are added). */
+  /**
+   * The service's base address, e.g. `https://payments.example.com` (paths `/api/...` are added).
+   * Must be `https:`; plain `http:` only for a loopback host (`localhost`, 127.0.0.0/8, `[::1]`)
+   * unless {@link allowInsecureHttp}. Requests never follow redirects, so the key goes nowhere else.
+   */
   baseUrl: string;
+  /**
+   * Accept a plain `http:` baseUrl on a host other than loopback (a test network, a container
+   * name). The API key then crosses that network unencrypted: never in production.
+   */
+  allowInsecureHttp?: boolean | undefined;
   /** A `fetch` to use instead of the global one (a proxy agent, a test double). */
   fetch?: FetchLike | undefined;
   /** Per-attempt time limit in ms, body included (default 30 000). A timeout counts as a network failure. */
@@ -30,8 +39,8 @@ export interface PaymentsClientOptions {
  * ```ts
  * const client = new PaymentsClient({ apiKey: process.env.PIS_API_KEY!, baseUrl: 'https://payments.example.com' });
  * const created = await client.payments.create({ toAccount, amount: { value: '10.50', currency: 'GBP' } });
- * // send the customer to created.redirectUrl, then on their return:
- * const payment = await client.payments.waitForFinalStatus(created.paymentId);
+ * // store created.paymentId with the order, send the customer to created.redirectUrl; on their return:
+ * const payment = await client.payments.verifyReturn(req.url, { expectedPaymentId: order.paymentId });
  * ```
  */
 export class PaymentsClient {

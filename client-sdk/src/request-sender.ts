@@ -16,6 +16,7 @@ export interface RequestSenderConfig {
   fetch?: FetchLike | undefined;
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
+  allowInsecureHttp?: boolean | undefined;
 }
 
 type QueryValue = string | number | boolean | undefined | null;
@@ -47,10 +48,9 @@ export class RequestSender {
   readonly #maxRetries: number;
 
   constructor(config: RequestSenderConfig) {
-    if (!config.apiKey) throw new TypeError('apiKey is required');
-    if (!config.baseUrl) throw new TypeError('baseUrl is required');
+    if (typeof config.apiKey !== 'string' || !config.apiKey) throw new TypeError('apiKey is required');
     this.#apiKey = config.apiKey;
-    this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.#baseUrl = checkedBaseUrl(config.baseUrl, config.allowInsecureHttp === true);
     // Looked up at call time, so a fetch patched after the client was built (MSW, test stubs)
     // is the one used; and never called as a method of another object ("Illegal invocation").
     this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -110,7 +110,14 @@ export class RequestSender {
         headers,
         body: hasBody ? JSON.stringify(request.body) : null,
         signal: controller.signal,
+        // Never follow: the x-api-key header (and the body) would go along to wherever the
+        // Location points. A 3xx is handed back and becomes an error below.
+        redirect: 'manual',
       });
+      if (isRedirect(response)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw this.#redirectError(response);
+      }
       const text = await response.text();
       return unwrapEnvelope(response, text);
     } catch (error) {
@@ -124,7 +131,55 @@ export class RequestSender {
       request.signal?.removeEventListener('abort', onCallerAbort);
     }
   }
+
+  #redirectError(response: Response): PaymentsApiError {
+    // The Location is the service's to give, but never repeat the key even if it echoed it.
+    const location = response.headers.get('location')?.split(this.#apiKey).join('[redacted]');
+    return new PaymentsApiError({
+      status: response.status,
+      code: 'UNEXPECTED_REDIRECT',
+      message: `The payments API answered ${response.status || 'a redirect'}${
+        location ? ` to ${location}` : ''
+      }; redirects are not followed, so the API key was sent nowhere else. Check baseUrl`,
+    });
+  }
 }
+
+/** `fetch` in a browser hides a manual redirect as an opaque response with status 0. */
+const isRedirect = (response: Response): boolean =>
+  response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+
+/** Loopback only: `localhost`, 127.0.0.0/8 (URL has already normalized `127.1` and the like), `[::1]`. */
+const isLoopback = (hostname: string): boolean =>
+  hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+
+/**
+ * The base address, without a trailing slash, once it is safe to send the key to. Plain http
+ * would put the key on the wire in clear text, so it is refused unless the host is this machine
+ * or the caller opted in (`allowInsecureHttp`, for a test network).
+ */
+const checkedBaseUrl = (baseUrl: unknown, allowInsecureHttp: boolean): string => {
+  if (typeof baseUrl !== 'string' || !baseUrl) throw new TypeError('baseUrl is required');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl ${JSON.stringify(baseUrl)} is not an absolute URL`);
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
+    throw new TypeError(
+      `baseUrl ${url.origin} uses plain http: the API key would cross the network unencrypted. ` +
+        'Use https (plain http is accepted for localhost, 127.0.0.0/8 and [::1], or with allowInsecureHttp: true on a test network)',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`baseUrl must be an https URL, got ${url.protocol}`);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new TypeError('baseUrl must not carry credentials, a query or a fragment');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+};
 
 const parseJson = (text: string): unknown => {
   try {

@@ -6,6 +6,8 @@ export type SeenRequest = {
   url: URL;
   headers: Headers;
   body: unknown;
+  /** What the client asked fetch to do with a redirect. */
+  redirect: RequestRedirect | undefined;
   at: number;
 };
 
@@ -39,6 +41,7 @@ export const fakeFetch = (...replies: Reply[]) => {
       url: new URL(input),
       headers: new Headers(init.headers),
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      redirect: init.redirect,
       at: Date.now(),
     };
     requests.push(seen);

@@ -3,9 +3,12 @@ import type { Payment, PaymentStatus } from '../src/index.ts';
 
 export const BASE_URL = 'https://pis.test';
 export const API_KEY = 'pis_test_key';
+/** Ids in the shape the service issues (the client refuses any other in a path). */
+export const PAYMENT_ID = 'pay_0123456789abcdefghijABCD';
+export const OTHER_PAYMENT_ID = 'pay_ZYXWVUTSRQPONMLKJIHGFEDC';
 
 /** A payment as the service would return it, in the given status. */
-export const paymentFixture = (status: PaymentStatus = 'AUTHORIZING', paymentId = 'pay_1'): Payment => ({
+export const paymentFixture = (status: PaymentStatus = 'AUTHORIZING', paymentId = PAYMENT_ID): Payment => ({
   paymentId,
   status,
   isoStatus: { code: 'PDNG', name: 'Pending', description: 'Pending' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type Payment, PaymentsClient, parseReturnUrl } from '../src/index.ts';
+import { type Payment, PaymentMismatchError, PaymentsClient, parseReturnUrl } from '../src/index.ts';
 import { fakeFetch, ok, type SeenRequest } from './fake-fetch.ts';
-import { API_KEY, BASE_URL, paymentFixture } from './fixtures.ts';
+import { API_KEY, BASE_URL, OTHER_PAYMENT_ID, PAYMENT_ID, paymentFixture } from './fixtures.ts';
 
 const clientFor = (fetch: ReturnType<typeof fakeFetch>['fetch']) =>
   new PaymentsClient({ apiKey: API_KEY, baseUrl: BASE_URL, fetch });
@@ -69,30 +69,75 @@ describe('payments.listAll', () => {
 });
 
 describe('payments.verifyReturn', () => {
-  it('reads the payment named in the URL and ignores the status the URL claims', async () => {
-    const { fetch, requests } = fakeFetch(ok(paymentFixture('AUTHORIZING', 'pay_42')));
+  const returnUrl = (query: string) => `https://shop.example/checkout/return?order=9&${query}`;
+
+  it("reads the order's own payment and ignores the status the URL claims", async () => {
+    const { fetch, requests } = fakeFetch(ok(paymentFixture('AUTHORIZING')));
     const payment = await clientFor(fetch).payments.verifyReturn(
-      'https://shop.example/checkout/return?order=9&paymentId=pay_42&status=COMPLETED',
+      returnUrl(`paymentId=${PAYMENT_ID}&status=COMPLETED`),
+      { expectedPaymentId: PAYMENT_ID },
     );
     expect(payment.status).toBe('AUTHORIZING');
-    expect(requests.map((r) => r.url.pathname)).toEqual(['/api/payments/pay_42']);
+    expect(requests.map((r) => r.url.pathname)).toEqual([`/api/payments/${PAYMENT_ID}`]);
   });
 
   it('accepts a path-only URL (req.url) and a URL object', async () => {
     const { fetch, requests } = fakeFetch(ok(paymentFixture()));
-    await clientFor(fetch).payments.verifyReturn('/checkout/return?paymentId=pay_7&status=FAILED');
-    await clientFor(fetch).payments.verifyReturn(new URL('https://shop.example/r?paymentId=pay_8'));
-    expect(requests.map((r) => r.url.pathname)).toEqual(['/api/payments/pay_7', '/api/payments/pay_8']);
+    const payments = clientFor(fetch).payments;
+    const expected = { expectedPaymentId: PAYMENT_ID };
+    await payments.verifyReturn(`/checkout/return?paymentId=${PAYMENT_ID}&status=FAILED`, expected);
+    await payments.verifyReturn(new URL(returnUrl(`paymentId=${PAYMENT_ID}`)), expected);
+    expect(requests).toHaveLength(2);
   });
 
-  it('refuses a URL without paymentId before any request', async () => {
-    const { fetch, requests } = fakeFetch(ok(paymentFixture()));
-    expect(() => clientFor(fetch).payments.verifyReturn('https://shop.example/r?status=COMPLETED')).toThrow(
-      TypeError,
-    );
+  it("refuses another payment's id with PaymentMismatchError, reading nothing", async () => {
+    const { fetch, requests } = fakeFetch(ok(paymentFixture('COMPLETED', OTHER_PAYMENT_ID)));
+    const error = await clientFor(fetch)
+      .payments.verifyReturn(returnUrl(`paymentId=${OTHER_PAYMENT_ID}&status=COMPLETED`), {
+        expectedPaymentId: PAYMENT_ID,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentMismatchError);
+    expect(error).toMatchObject({ expectedPaymentId: PAYMENT_ID, returnedPaymentId: OTHER_PAYMENT_ID });
     expect(requests).toHaveLength(0);
-    expect(parseReturnUrl('/r?paymentId=p&status=COMPLETED')).toEqual({
-      paymentId: 'p',
+  });
+
+  it('requires expectedPaymentId at run time too (plain JavaScript)', async () => {
+    const { fetch, requests } = fakeFetch(ok(paymentFixture()));
+    const verifyReturn = clientFor(fetch).payments.verifyReturn.bind(clientFor(fetch).payments) as (
+      ...args: unknown[]
+    ) => Promise<unknown>;
+    const url = returnUrl(`paymentId=${PAYMENT_ID}`);
+    for (const options of [undefined, {}, { expectedPaymentId: 42 }, { expectedPaymentId: '' }, null]) {
+      await expect(verifyReturn(url, options), JSON.stringify(options)).rejects.toThrow(TypeError);
+    }
+    await expect(verifyReturn(url)).rejects.toThrow(/expectedPaymentId/);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('refuses malformed return URLs with a TypeError before any request', async () => {
+    const { fetch, requests } = fakeFetch(ok(paymentFixture()));
+    const verify = (url: unknown) =>
+      clientFor(fetch).payments.verifyReturn(url as string, { expectedPaymentId: PAYMENT_ID });
+    const cases: Array<[unknown, RegExp]> = [
+      [returnUrl('status=COMPLETED'), /no paymentId/],
+      [returnUrl(`paymentId=${PAYMENT_ID}&paymentId=${OTHER_PAYMENT_ID}`), /2 paymentId/],
+      [returnUrl(`paymentId=${PAYMENT_ID}&paymentId=${PAYMENT_ID}`), /2 paymentId/],
+      [returnUrl('paymentId='), /is not a payment id/],
+      [returnUrl('paymentId=..'), /is not a payment id/],
+      [returnUrl('paymentId=.'), /is not a payment id/],
+      [returnUrl(`paymentId=${PAYMENT_ID}%2F..%2Fproviders`), /is not a payment id/],
+      [returnUrl('paymentId=providers'), /is not a payment id/],
+      [42, /must be a string or a URL/],
+      ['http://[oops', /not a URL/],
+    ];
+    for (const [url, message] of cases) {
+      await expect(verify(url), String(url)).rejects.toThrow(message);
+      await expect(verify(url)).rejects.toBeInstanceOf(TypeError);
+    }
+    expect(requests).toHaveLength(0);
+    expect(parseReturnUrl(`/r?paymentId=${PAYMENT_ID}&status=COMPLETED`)).toEqual({
+      paymentId: PAYMENT_ID,
       claimedStatus: 'COMPLETED',
     });
   });

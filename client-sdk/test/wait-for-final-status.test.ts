@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Payment, type PaymentStatus, PaymentsClient, PaymentsWaitTimeoutError } from '../src/index.ts';
 import { fail, fakeFetch, ok, type SeenRequest } from './fake-fetch.ts';
-import { API_KEY, BASE_URL, paymentFixture, settle } from './fixtures.ts';
+import { API_KEY, BASE_URL, PAYMENT_ID, paymentFixture, settle } from './fixtures.ts';
 
 let start = 0;
 
@@ -37,19 +37,21 @@ describe('waitForFinalStatus schedule', () => {
         [600, 'COMPLETED'],
       ]),
     );
-    const result = await settle(clientFor(fetch).payments.waitForFinalStatus('pay_1'));
+    const result = await settle(clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID));
 
     expect(result).toMatchObject({ status: 'COMPLETED' });
     expect(secondsOf(requests)).toEqual([
       0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54, 57, 60, 120, 180, 240, 300, 360,
       420, 480, 540, 600,
     ]);
-    expect(requests.every((r) => r.method === 'GET' && r.url.pathname === '/api/payments/pay_1')).toBe(true);
+    expect(
+      requests.every((r) => r.method === 'GET' && r.url.pathname === `/api/payments/${PAYMENT_ID}`),
+    ).toBe(true);
   });
 
   it('returns after the first read when the payment is already final', async () => {
     const { fetch, requests } = fakeFetch(ok(paymentFixture('FAILED')));
-    const result = await settle(clientFor(fetch).payments.waitForFinalStatus('pay_1'));
+    const result = await settle(clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID));
     expect(result).toMatchObject({ status: 'FAILED' });
     expect(secondsOf(requests)).toEqual([0]);
   });
@@ -65,7 +67,7 @@ describe('waitForFinalStatus schedule', () => {
     );
     const seen: Array<[number, PaymentStatus]> = [];
     await settle(
-      clientFor(fetch).payments.waitForFinalStatus('pay_1', {
+      clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID, {
         onUpdate: (payment: Payment) => {
           seen.push([(Date.now() - start) / 1000, payment.status]);
         },
@@ -81,7 +83,9 @@ describe('waitForFinalStatus schedule', () => {
 
   it('rejects with PaymentsWaitTimeoutError carrying the last payment after timeoutMs', async () => {
     const { fetch, requests } = fakeFetch(ok(paymentFixture('AUTHORIZING')));
-    const error = await settle(clientFor(fetch).payments.waitForFinalStatus('pay_1', { timeoutMs: 10_000 }));
+    const error = await settle(
+      clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID, { timeoutMs: 10_000 }),
+    );
     expect(error).toBeInstanceOf(PaymentsWaitTimeoutError);
     expect(error).toMatchObject({ code: 'WAIT_TIMEOUT', payment: { status: 'AUTHORIZING' } });
     expect(secondsOf(requests)).toEqual([0, 3, 6, 9]);
@@ -90,7 +94,7 @@ describe('waitForFinalStatus schedule', () => {
 
   it('the default timeout is 15 minutes, reads strictly before it', async () => {
     const { fetch, requests } = fakeFetch(ok(paymentFixture('AUTHORIZING')));
-    const error = await settle(clientFor(fetch).payments.waitForFinalStatus('pay_1'));
+    const error = await settle(clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID));
     expect(error).toBeInstanceOf(PaymentsWaitTimeoutError);
     expect(secondsOf(requests).at(-1)).toBe(840);
     expect(Date.now() - start).toBe(900_000);
@@ -98,7 +102,9 @@ describe('waitForFinalStatus schedule', () => {
 
   it('cuts a read still hanging at the deadline', async () => {
     const { fetch, requests } = fakeFetch(ok(paymentFixture('AUTHORIZING')), 'hang');
-    const error = await settle(clientFor(fetch).payments.waitForFinalStatus('pay_1', { timeoutMs: 5_000 }));
+    const error = await settle(
+      clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID, { timeoutMs: 5_000 }),
+    );
     expect(error).toBeInstanceOf(PaymentsWaitTimeoutError);
     expect(secondsOf(requests)).toEqual([0, 3]);
     expect(Date.now() - start).toBe(5_000);
@@ -108,7 +114,7 @@ describe('waitForFinalStatus schedule', () => {
     const { fetch, requests } = fakeFetch(ok(paymentFixture('AUTHORIZING')));
     const controller = new AbortController();
     const wait = clientFor(fetch)
-      .payments.waitForFinalStatus('pay_1', { signal: controller.signal })
+      .payments.waitForFinalStatus(PAYMENT_ID, { signal: controller.signal })
       .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(7_000);
     controller.abort(new Error('customer closed the tab'));
@@ -126,14 +132,14 @@ describe('waitForFinalStatus schedule', () => {
       if (reads >= 2 && reads <= 4) return fail(503, { message: 'down' });
       return ok(paymentFixture(reads > 5 ? 'COMPLETED' : 'AUTHORIZING'));
     });
-    const result = await settle(clientFor(fetch).payments.waitForFinalStatus('pay_1'));
+    const result = await settle(clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID));
     expect(result).toMatchObject({ status: 'COMPLETED' });
     expect(secondsOf(requests)).toEqual([0, 3, 3, 3, 6, 9]);
   });
 
   it('ends on a failure that retrying cannot fix (404)', async () => {
     const { fetch, requests } = fakeFetch(ok(paymentFixture()), fail(404, { message: 'Payment not found' }));
-    const error = await settle(clientFor(fetch).payments.waitForFinalStatus('pay_1'));
+    const error = await settle(clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID));
     expect(error).toMatchObject({ status: 404 });
     expect(requests).toHaveLength(2);
   });

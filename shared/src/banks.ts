@@ -3,32 +3,37 @@ import { MOCK_BANK_CATALOGUE, type MockBankDefinition } from './bank-catalogue.t
 import { BankId } from './payments.ts';
 import { MOCK_PROVIDER, queryInteger } from './primitives.ts';
 
-export const BankFeatures = z.object({
-  accountAccess: z.boolean(),
-  accountBalance: z.boolean(),
-  transactions: z.boolean(),
-  payments: z.boolean(),
-});
+export const BankFeatures = z
+  .object({
+    accountAccess: z.boolean(),
+    accountBalance: z.boolean(),
+    transactions: z.boolean(),
+    payments: z.boolean(),
+  })
+  .meta({ id: 'BankFeatures' });
 
 export const ProviderSupport = z
   .array(z.object({ provider: z.string(), supportedPaymentMethods: z.array(z.string()) }))
   .meta({
+    id: 'ProviderSupport',
     description: "The organization's approved providers that reach this bank, with the methods each supports",
   });
 
-export const Bank = z.object({
-  id: z.string().meta({ description: 'The value to use as bankId' }),
-  uuid: z.string(),
-  name: z.string(),
-  displayName: z.string().nullable().optional(),
-  country: z.string().meta({ description: 'ISO 3166-1 alpha-2' }),
-  logoUrl: z.string().optional(),
-  supportedPaymentMethods: z.array(z.string()),
-  active: z.boolean(),
-  features: BankFeatures,
-  providerSupport: ProviderSupport.optional(),
-  recommendedProvider: z.string().nullable().optional(),
-});
+export const Bank = z
+  .object({
+    id: z.string().meta({ description: 'The value to use as bankId' }),
+    uuid: z.string(),
+    name: z.string(),
+    displayName: z.string().nullable().optional(),
+    country: z.string().meta({ description: 'ISO 3166-1 alpha-2' }),
+    logoUrl: z.string().optional(),
+    supportedPaymentMethods: z.array(z.string()),
+    active: z.boolean(),
+    features: BankFeatures,
+    providerSupport: ProviderSupport.optional(),
+    recommendedProvider: z.string().nullable().optional(),
+  })
+  .meta({ id: 'Bank', description: 'A bank the customer can pay from' });
 export type Bank = z.infer<typeof Bank>;
 
 export const ListBanksQuery = z.object({
@@ -46,21 +51,29 @@ export const ListBanksQuery = z.object({
 export type ListBanksQuery = z.input<typeof ListBanksQuery>;
 type ListBanksFilters = z.output<typeof ListBanksQuery>;
 
-export const Pagination = z.object({ total: z.int(), page: z.int(), limit: z.int(), pages: z.int() });
-export const BankList = z.object({ banks: z.array(Bank), pagination: Pagination });
+export const Pagination = z
+  .object({ total: z.int(), page: z.int(), limit: z.int(), pages: z.int() })
+  .meta({ id: 'Pagination' });
+export const BankList = z
+  .object({ banks: z.array(Bank), pagination: Pagination })
+  .meta({ id: 'BankList', description: 'One page of banks, by name' });
 export type BankList = z.infer<typeof BankList>;
 
 export const BankIdInput = z.object({ id: BankId });
-export const BankResponse = z.object({ bank: Bank });
-export const BankProvidersList = z.object({ providers: z.array(z.string()) });
+export const BankResponse = z.object({ bank: Bank }).meta({ id: 'BankResponse' });
+export const BankProvidersList = z
+  .object({ providers: z.array(z.string()) })
+  .meta({ id: 'BankProvidersList', description: 'Provider codes whose banks the caller can see' });
 
-export const ProviderEntry = z.object({
-  id: z.string(),
-  name: z.string(),
-  supportsPayments: z.literal(true),
-});
+export const ProviderEntry = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    supportsPayments: z.literal(true),
+  })
+  .meta({ id: 'Provider', description: 'A provider the organization can create payments with' });
 export type ProviderEntry = z.infer<typeof ProviderEntry>;
-export const ProvidersList = z.object({ providers: z.array(ProviderEntry) });
+export const ProvidersList = z.object({ providers: z.array(ProviderEntry) }).meta({ id: 'ProvidersList' });
 
 /** Display names of providers the service knows; an approved code without one shows its code. */
 const PROVIDER_NAMES: Record<string, string> = { [MOCK_PROVIDER]: 'Mock bank' };

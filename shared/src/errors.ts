@@ -6,29 +6,111 @@ import { z } from 'zod';
  * This is the one table that maps errors to statuses; the server and the MSW kit both use it.
  */
 export const ERROR_KINDS = {
-  VALIDATION_FAILED: { status: 400, publicCode: true },
-  MOCK_BANK_ONLY: { status: 400, publicCode: true },
-  LINK_INVALID: { status: 400, publicCode: true },
-  UNAUTHORIZED: { status: 401, publicCode: false },
-  FORBIDDEN: { status: 403, publicCode: false },
-  PROVIDER_NOT_APPROVED: { status: 403, publicCode: true },
-  NOT_FOUND: { status: 404, publicCode: false },
-  PAYMENT_NOT_CANCELLABLE: { status: 409, publicCode: true },
-  IDEMPOTENCY_KEY_REUSED: { status: 409, publicCode: true },
-  PAYMENT_ALREADY_DECIDED: { status: 409, publicCode: true },
-  BANK_NOT_CHOSEN: { status: 409, publicCode: true },
-  LINK_EXPIRED: { status: 410, publicCode: true },
-  PAYLOAD_TOO_LARGE: { status: 413, publicCode: true },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, publicCode: true },
-  RATE_LIMITED: { status: 429, publicCode: true },
-  INTERNAL_ERROR: { status: 500, publicCode: true },
-  PROVIDER_UNAVAILABLE: { status: 502, publicCode: true },
-  PROVIDER_NOT_CONFIGURED: { status: 503, publicCode: true },
-  HOSTED_PAGES_NOT_CONFIGURED: { status: 503, publicCode: true },
-} as const satisfies Record<string, { status: number; publicCode: boolean }>;
+  VALIDATION_FAILED: {
+    status: 400,
+    publicCode: true,
+    description: 'The request is invalid; error.details lists each field and its problem',
+  },
+  MOCK_BANK_ONLY: {
+    status: 400,
+    publicCode: true,
+    description: 'A Mock bank option (mockBank, a sandbox helper) used with another provider',
+  },
+  LINK_INVALID: {
+    status: 400,
+    publicCode: true,
+    description: 'A customer link that is not ours (customer pages)',
+  },
+  UNAUTHORIZED: { status: 401, publicCode: false, description: 'Missing or invalid API key' },
+  FORBIDDEN: {
+    status: 403,
+    publicCode: false,
+    description: 'The key lacks the permission, or the organization is not active',
+  },
+  PROVIDER_NOT_APPROVED: {
+    status: 403,
+    publicCode: true,
+    description: 'The organization is not approved for this provider',
+  },
+  NOT_FOUND: { status: 404, publicCode: false, description: 'Not found in the organization' },
+  PAYMENT_NOT_CANCELLABLE: {
+    status: 409,
+    publicCode: true,
+    description: 'The payment is already COMPLETED, FAILED, CANCELLED or EXPIRED',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    publicCode: true,
+    description: 'The Idempotency-Key was used with another body in the last 24 hours',
+  },
+  PAYMENT_ALREADY_DECIDED: {
+    status: 409,
+    publicCode: true,
+    description: 'The customer has already approved or rejected this payment (or it is finished)',
+  },
+  BANK_NOT_CHOSEN: {
+    status: 409,
+    publicCode: true,
+    description: 'A hosted payment whose customer has not chosen a bank yet',
+  },
+  LINK_EXPIRED: {
+    status: 410,
+    publicCode: true,
+    description: 'A customer link past its lifetime (customer pages)',
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, publicCode: true, description: 'The request body is over 100 KB' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    publicCode: true,
+    description: 'The body is not JSON (Content-Type: application/json)',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    publicCode: true,
+    description: 'Too many requests; wait for Retry-After seconds before trying again',
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    publicCode: true,
+    description: 'An unexpected failure; nothing is disclosed',
+  },
+  PROVIDER_UNAVAILABLE: {
+    status: 502,
+    publicCode: true,
+    description: 'The provider could not be reached; nothing changed, retry later',
+  },
+  PROVIDER_NOT_CONFIGURED: {
+    status: 503,
+    publicCode: true,
+    description: 'The provider is approved but this service has no credentials for it',
+  },
+  HOSTED_PAGES_NOT_CONFIGURED: {
+    status: 503,
+    publicCode: true,
+    description: 'Hosted pages are not configured on this service',
+  },
+} as const satisfies Record<string, { status: number; publicCode: boolean; description: string }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
 export const ERROR_KIND_NAMES = Object.keys(ERROR_KINDS) as ErrorKind[];
+
+/** The kinds a client sees as `error.code` (the spec's 401, plain 403 and 404 carry none). */
+export const PUBLIC_ERROR_CODES = ERROR_KIND_NAMES.filter((kind) => ERROR_KINDS[kind].publicCode);
+
+/**
+ * `error.code` as the OpenAPI document states it: every code the service emits. New codes may
+ * be added without a new API version, so clients must accept codes they do not know.
+ */
+export const ErrorCode = z.enum(PUBLIC_ERROR_CODES as [ErrorKind, ...ErrorKind[]]).meta({
+  id: 'ErrorCode',
+  description:
+    'Stable machine-readable code. New codes may be added without a new API version: clients must ' +
+    'accept codes they do not know (and act on the HTTP status).\n\n' +
+    PUBLIC_ERROR_CODES.map(
+      (code) => `- \`${code}\` (${ERROR_KINDS[code].status}): ${ERROR_KINDS[code].description}`,
+    ).join('\n'),
+  'x-enum-descriptions': PUBLIC_ERROR_CODES.map((code) => ERROR_KINDS[code].description),
+});
 
 export const MESSAGES = {
   validationFailed: 'Validation failed',
@@ -41,17 +123,23 @@ export const MESSAGES = {
   amountTooLarge: 'must be at most 15 digits before the decimal point',
 } as const;
 
-export const ValidationDetail = z.object({ field: z.string(), message: z.string() });
+export const ValidationDetail = z
+  .object({ field: z.string(), message: z.string() })
+  .meta({ id: 'ValidationDetail', description: 'One invalid field: its dot path and what is wrong' });
 export type ValidationDetail = z.infer<typeof ValidationDetail>;
 
-export const ErrorBody = z.object({
-  message: z.string(),
-  code: z.string().optional(),
-  details: z.array(ValidationDetail).optional(),
-});
+export const ErrorBody = z
+  .object({
+    message: z.string(),
+    code: z.string().optional(),
+    details: z.array(ValidationDetail).optional(),
+  })
+  .meta({ id: 'Error', description: 'What went wrong; code is absent on 401, 404 and a plain 403' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export const FailureEnvelope = z.object({ success: z.literal(false), error: ErrorBody });
+export const FailureEnvelope = z
+  .object({ success: z.literal(false), error: ErrorBody })
+  .meta({ id: 'FailureEnvelope', description: 'Every 4xx and 5xx answer' });
 export type FailureEnvelope = z.infer<typeof FailureEnvelope>;
 
 export const successEnvelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });

@@ -2,11 +2,17 @@ import { z } from 'zod';
 import type { IsoCode } from './state-machine.ts';
 
 export const MOCK_PRESETS = ['instant', 'realistic', 'slow'] as const;
-export const MockPreset = z.enum(MOCK_PRESETS);
+export const MockPreset = z.enum(MOCK_PRESETS).meta({
+  id: 'MockPreset',
+  description:
+    'Mock bank timing after approval: instant (COMPLETED at once), realistic (60 s), slow (10 min)',
+});
 export type MockPreset = z.infer<typeof MockPreset>;
 
 export const REJECT_REASONS = ['CUST', 'AM04', 'AC04', 'NARR'] as const;
-export const RejectReason = z.enum(REJECT_REASONS);
+export const RejectReason = z
+  .enum(REJECT_REASONS)
+  .meta({ id: 'RejectReason', description: 'ISO reason the Mock bank rejects with' });
 export type RejectReason = z.infer<typeof RejectReason>;
 
 export const CompleteAfterSeconds = z
@@ -15,13 +21,18 @@ export const CompleteAfterSeconds = z
   .max(3600, { error: 'must be an integer from 1 to 3600' });
 
 /** `mockBank` on creation: how the Mock bank behaves once the customer decides. */
-export const MockBankScenario = z.object({
-  preset: MockPreset.optional().meta({ description: 'Timing after approval; default instant' }),
-  completeAfterSeconds: CompleteAfterSeconds.optional().meta({
-    description: "Completes this many seconds after approval; overrides the preset's timing",
-  }),
-  rejectReason: RejectReason.optional().meta({ description: 'ISO reason used on rejection; default CUST' }),
-});
+export const MockBankScenario = z
+  .object({
+    preset: MockPreset.optional().meta({ description: 'Timing after approval; default instant' }),
+    completeAfterSeconds: CompleteAfterSeconds.optional().meta({
+      description: "Completes this many seconds after approval; overrides the preset's timing",
+    }),
+    rejectReason: RejectReason.optional().meta({ description: 'ISO reason used on rejection; default CUST' }),
+  })
+  .meta({
+    id: 'MockBankScenario',
+    description: 'How the Mock bank behaves once the customer decides (provider mock only)',
+  });
 export type MockBankScenario = z.infer<typeof MockBankScenario>;
 
 /** The timing chosen at approval (by the page, the sandbox helper, or the request's default). */

@@ -16,10 +16,19 @@ import {
 import { IsoStatus, PaymentStatus } from './state-machine.ts';
 
 export const FLOW_TYPES = ['API_ONLY', 'HOSTED_PAGES', 'EMBEDDED_HOSTED_PAGES'] as const;
-export const FlowType = z.enum(FLOW_TYPES);
+export const FlowType = z.enum(FLOW_TYPES).meta({
+  id: 'FlowType',
+  description:
+    'API_ONLY: straight to the bank; HOSTED_PAGES: the customer picks a bank on our page; EMBEDDED_HOSTED_PAGES: the merchant picked it (bankId)',
+});
 export type FlowType = z.infer<typeof FlowType>;
 
-export const BankId = z.string().trim().min(1).max(100);
+export const BankId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .meta({ id: 'BankId', description: 'A bank id from GET /banks' });
 
 export const CreatePaymentInput = z
   .object({
@@ -41,65 +50,85 @@ export const CreatePaymentInput = z
     if (input.flowType === 'EMBEDDED_HOSTED_PAGES' && !input.bankId) {
       ctx.addIssue({ code: 'custom', path: ['bankId'], message: 'is required for EMBEDDED_HOSTED_PAGES' });
     }
+  })
+  .meta({
+    id: 'CreatePaymentRequest',
+    description: 'Unknown fields are ignored.',
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      jsonSchema.if = {
+        properties: { flowType: { const: 'EMBEDDED_HOSTED_PAGES' } },
+        required: ['flowType'],
+      };
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a promise.
+      jsonSchema.then = { required: ['bankId'] };
+    },
   });
 export type CreatePaymentInput = z.input<typeof CreatePaymentInput>;
 export type CreatePaymentCommand = z.output<typeof CreatePaymentInput>;
 
-export const CreatedPayment = z.object({
-  paymentId: z.string(),
-  status: PaymentStatus,
-  isoStatus: IsoStatus,
-  redirectUrl: z.string().nullable().meta({
-    description: 'The one URL to send the customer to (signed, short-lived). Null when the bank gave none',
-  }),
-  provider: z.string(),
-  bankId: z.string().optional(),
-  amount: Amount,
-  createdAt: z.iso.datetime(),
-  expiresAt: z.iso.datetime(),
-});
+export const CreatedPayment = z
+  .object({
+    paymentId: z.string(),
+    status: PaymentStatus,
+    isoStatus: IsoStatus,
+    redirectUrl: z.string().nullable().meta({
+      description: 'The one URL to send the customer to (signed, short-lived). Null when the bank gave none',
+    }),
+    provider: z.string(),
+    bankId: z.string().optional(),
+    amount: Amount,
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime(),
+  })
+  .meta({ id: 'CreatedPayment', description: 'A new payment, with the one URL to send the customer to' });
 export type CreatedPayment = z.infer<typeof CreatedPayment>;
 
-export const HistoryEntry = z.object({
-  status: PaymentStatus,
-  isoStatus: IsoStatus,
-  timestamp: z.iso.datetime(),
-  provider: z.string().nullable(),
-  details: z.string().nullable(),
-});
+export const HistoryEntry = z
+  .object({
+    status: PaymentStatus,
+    isoStatus: IsoStatus,
+    timestamp: z.iso.datetime(),
+    provider: z.string().nullable(),
+    details: z.string().nullable(),
+  })
+  .meta({ id: 'HistoryEntry', description: 'One status the payment had, and when' });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
-export const PaymentError = z.object({
-  code: z.string().meta({ description: 'The ISO reason of the rejection: AM04, AC04, CUST or NARR' }),
-  message: z.string().nullable(),
-});
+export const PaymentError = z
+  .object({
+    code: z.string().meta({ description: 'The ISO reason of the rejection: AM04, AC04, CUST or NARR' }),
+    message: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentError', description: 'Why a payment failed' });
 export type PaymentError = z.infer<typeof PaymentError>;
 
-export const Payment = z.object({
-  paymentId: z.string(),
-  status: PaymentStatus,
-  isoStatus: IsoStatus,
-  provider: z.string(),
-  bankId: z.string().optional(),
-  amount: Amount,
-  fromAccount: Account.optional(),
-  toAccount: Account,
-  reference: Reference,
-  flowType: FlowType,
-  redirectUrl: z
-    .string()
-    .optional()
-    .meta({ description: 'The return URL the merchant supplied at creation' }),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-  expiresAt: z.iso.datetime().optional(),
-  completedAt: z.iso.datetime().optional(),
-  error: PaymentError.optional(),
-  statusHistory: z
-    .array(HistoryEntry)
-    .optional()
-    .meta({ description: 'Every status the payment has had, oldest first' }),
-});
+export const Payment = z
+  .object({
+    paymentId: z.string(),
+    status: PaymentStatus,
+    isoStatus: IsoStatus,
+    provider: z.string(),
+    bankId: z.string().optional(),
+    amount: Amount,
+    fromAccount: Account.optional(),
+    toAccount: Account,
+    reference: Reference,
+    flowType: FlowType,
+    redirectUrl: z
+      .string()
+      .optional()
+      .meta({ description: 'The return URL the merchant supplied at creation' }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime().optional(),
+    completedAt: z.iso.datetime().optional(),
+    error: PaymentError.optional(),
+    statusHistory: z
+      .array(HistoryEntry)
+      .optional()
+      .meta({ description: 'Every status the payment has had, oldest first' }),
+  })
+  .meta({ id: 'Payment', description: 'A payment as read, listed, synced or cancelled' });
 export type Payment = z.infer<typeof Payment>;
 
 export const PaymentIdInput = z.object({ paymentId: z.string().max(200) });
@@ -112,10 +141,12 @@ export const ListPaymentsQuery = z.object({
 });
 export type ListPaymentsQuery = z.input<typeof ListPaymentsQuery>;
 
-export const PaymentList = z.object({
-  payments: z.array(Payment),
-  total: z.int(),
-  limit: z.int(),
-  offset: z.int(),
-});
+export const PaymentList = z
+  .object({
+    payments: z.array(Payment),
+    total: z.int(),
+    limit: z.int(),
+    offset: z.int(),
+  })
+  .meta({ id: 'PaymentList', description: 'One page of payments, newest first' });
 export type PaymentList = z.infer<typeof PaymentList>;

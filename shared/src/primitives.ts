@@ -6,6 +6,13 @@ import { MESSAGES } from './errors.ts';
 /** Largest amount accepted: 15 integer digits fit Postgres numeric and every real transfer. */
 const DECIMAL = /^\d{1,15}(\.\d{1,4})?$/;
 const TOO_MANY_DIGITS = /^\d{16,}(\.\d{1,4})?$/;
+/**
+ * The same rule for clients, as a JSON Schema pattern without look-arounds (some generators'
+ * regex engines have none): a non-zero digit before the point, or a non-zero fraction. The
+ * 15-digit limit is left to maxLength and the description.
+ */
+export const AMOUNT_PATTERN =
+  '^(?:[0-9]*[1-9][0-9]*(?:\\.[0-9]{1,4})?|[0-9]+\\.(?:[1-9][0-9]{0,3}|0[1-9][0-9]{0,2}|00[1-9][0-9]?|000[1-9]))$';
 
 /** Canonical decimal text: no leading zeros, decimals as given ("007.50" -> "7.50"). */
 const canonicalDecimal = (text: string): string => {
@@ -33,8 +40,17 @@ export const AmountValueInput = z
     return canonicalDecimal(text);
   })
   .meta({
-    description: 'Positive decimal, at most 4 decimal places, as a string (preferred) or a number',
+    description:
+      'Positive decimal, at most 4 decimal places and 15 digits before the point, as a string ' +
+      '(preferred) or a number',
     example: '10.50',
+    // JSON Schema of the input side: the transform above is the rule, this says it for clients.
+    override: {
+      anyOf: [
+        { type: 'string', pattern: AMOUNT_PATTERN, maxLength: 20 },
+        { type: 'number', exclusiveMinimum: 0 },
+      ],
+    },
   });
 
 /**
@@ -51,77 +67,119 @@ const CURRENCIES: ReadonlySet<string> = new Set(
 export const Currency = z
   .string()
   .refine((code) => CURRENCIES.has(code), { error: 'must be an ISO 4217 currency code, e.g. GBP or EUR' })
-  .meta({ description: 'ISO 4217 three-letter currency code', example: 'GBP' });
+  .meta({
+    id: 'Currency',
+    description: 'ISO 4217 three-letter currency code (precious metals, funds and test codes excepted)',
+    example: 'GBP',
+    override: { enum: [...CURRENCIES].sort() },
+  });
 
-export const AmountInput = z.object({ value: AmountValueInput, currency: Currency });
+export const AmountInput = z
+  .object({ value: AmountValueInput, currency: Currency })
+  .meta({ id: 'AmountInput', description: 'An amount as a request gives it' });
 export type AmountInput = z.input<typeof AmountInput>;
 
-export const Amount = z.object({
-  value: z
-    .string()
-    .meta({ description: 'Positive decimal string, at most 4 decimal places', example: '10.50' }),
-  currency: z.string().meta({ example: 'GBP' }),
-});
+export const Amount = z
+  .object({
+    value: z
+      .string()
+      .meta({ description: 'Positive decimal string, at most 4 decimal places', example: '10.50' }),
+    currency: z.string().meta({ description: 'ISO 4217 currency code', example: 'GBP' }),
+  })
+  .meta({ id: 'Amount', description: 'An amount as the service answers it: the value always a string' });
 export type Amount = z.infer<typeof Amount>;
 
 const SORT_CODE = /^\d{2}-?\d{2}-?\d{2}$/;
 
 /** Account details as a merchant gives them; IBANs and sort codes are normalised on the way in. */
-export const AccountInput = z.object({
-  accountName: z.string().trim().min(1, { error: 'is required' }).max(140),
-  accountNumber: z.string().trim().min(1).max(34).optional(),
-  sortCode: z
-    .string()
-    .max(8, { abort: true })
-    .regex(SORT_CODE, { error: 'must be a UK sort code: 6 digits, with or without dashes (12-34-56)' })
-    .transform((code) => code.replaceAll('-', ''))
-    .optional(),
-  iban: z
-    .string()
-    .max(34, { abort: true })
-    .transform((iban) => electronicFormatIBAN(iban) ?? iban)
-    .refine((iban) => isValidIBAN(iban), { error: 'must be a valid IBAN (country, length and checksum)' })
-    .optional(),
-  bic: z.string().trim().min(1).max(11).optional(),
-  bankName: z.string().trim().min(1).max(140).optional(),
-});
+export const AccountInput = z
+  .object({
+    accountName: z.string().trim().min(1, { error: 'is required' }).max(140),
+    accountNumber: z.string().trim().min(1).max(34).optional(),
+    sortCode: z
+      .string()
+      .max(8, { abort: true })
+      .regex(SORT_CODE, { error: 'must be a UK sort code: 6 digits, with or without dashes (12-34-56)' })
+      .transform((code) => code.replaceAll('-', ''))
+      .optional(),
+    iban: z
+      .string()
+      .max(34, { abort: true })
+      .transform((iban) => electronicFormatIBAN(iban) ?? iban)
+      .refine((iban) => isValidIBAN(iban), { error: 'must be a valid IBAN (country, length and checksum)' })
+      .optional(),
+    bic: z.string().trim().min(1).max(11).optional(),
+    bankName: z.string().trim().min(1).max(140).optional(),
+  })
+  .meta({ id: 'AccountInput', description: 'Account details; IBANs and sort codes are normalised' });
 export type AccountInput = z.input<typeof AccountInput>;
 
 /** Who gets paid: an IBAN, or a UK sort code with an account number. */
-export const ToAccountInput = AccountInput.superRefine((account, ctx) => {
-  if (account.iban) return;
-  if (account.sortCode && !account.accountNumber) {
-    ctx.addIssue({ code: 'custom', path: ['accountNumber'], message: 'is required together with sortCode' });
-  } else if (account.accountNumber && !account.sortCode) {
-    ctx.addIssue({ code: 'custom', path: ['sortCode'], message: 'is required together with accountNumber' });
-  } else if (!account.sortCode) {
-    ctx.addIssue({ code: 'custom', message: 'needs an iban, or a sortCode together with an accountNumber' });
-  }
-});
+// Built from the shape rather than from AccountInput itself, so the document shows this rule
+// (anyOf) on a schema of its own instead of a bare reference to AccountInput.
+export const ToAccountInput = z
+  .object(AccountInput.shape)
+  .superRefine((account, ctx) => {
+    if (account.iban) return;
+    if (account.sortCode && !account.accountNumber) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['accountNumber'],
+        message: 'is required together with sortCode',
+      });
+    } else if (account.accountNumber && !account.sortCode) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sortCode'],
+        message: 'is required together with accountNumber',
+      });
+    } else if (!account.sortCode) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'needs an iban, or a sortCode together with an accountNumber',
+      });
+    }
+  })
+  .meta({
+    id: 'ToAccountInput',
+    description: 'Who gets paid: an iban, or a sortCode together with an accountNumber',
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      jsonSchema.anyOf = [{ required: ['iban'] }, { required: ['sortCode', 'accountNumber'] }];
+    },
+  });
 
-export const Account = z.object({
-  accountName: z.string(),
-  accountNumber: z.string().optional(),
-  sortCode: z.string().optional(),
-  iban: z.string().optional(),
-  bic: z.string().optional(),
-  bankName: z.string().optional(),
-});
+export const Account = z
+  .object({
+    accountName: z.string(),
+    accountNumber: z.string().optional(),
+    sortCode: z.string().optional(),
+    iban: z.string().optional(),
+    bic: z.string().optional(),
+    bankName: z.string().optional(),
+  })
+  .meta({ id: 'Account' });
 export type Account = z.infer<typeof Account>;
 
-export const ReferenceInput = z.union(
-  [
-    z.string().trim().min(1).max(140),
-    z.object({
-      reference: z.string().trim().min(1).max(140),
-      endToEndId: z.string().trim().min(1).max(35).optional(),
-    }),
-  ],
-  { error: 'must be a string (at most 140 characters) or an object with reference and endToEndId' },
-);
+export const ReferenceInput = z
+  .union(
+    [
+      z.string().trim().min(1).max(140),
+      z.object({
+        reference: z.string().trim().min(1).max(140),
+        endToEndId: z.string().trim().min(1).max(35).optional(),
+      }),
+    ],
+    { error: 'must be a string (at most 140 characters) or an object with reference and endToEndId' },
+  )
+  .meta({
+    id: 'ReferenceInput',
+    description: 'Shown on the bank statement: a string, or an object with reference and endToEndId',
+  });
 export type ReferenceInput = z.input<typeof ReferenceInput>;
 
-export const Reference = z.object({ reference: z.string(), endToEndId: z.string() });
+export const Reference = z
+  .object({ reference: z.string(), endToEndId: z.string() })
+  .meta({ id: 'Reference', description: 'The reference and the ISO 20022 EndToEndId' });
 export type Reference = z.infer<typeof Reference>;
 
 /** The Mock bank is the default, and the only provider a new organization may use. */
@@ -130,7 +188,7 @@ export const MOCK_PROVIDER = 'mock';
 export const ProviderCode = z
   .string()
   .regex(/^[a-z0-9_-]{1,50}$/, { error: 'must match ^[a-z0-9_-]{1,50}$' })
-  .meta({ example: MOCK_PROVIDER });
+  .meta({ id: 'ProviderCode', example: MOCK_PROVIDER });
 
 export const RedirectUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })

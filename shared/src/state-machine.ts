@@ -16,7 +16,10 @@ export const PAYMENT_STATUSES = [
   'CANCELLED',
   'EXPIRED',
 ] as const;
-export const PaymentStatus = z.enum(PAYMENT_STATUSES);
+export const PaymentStatus = z.enum(PAYMENT_STATUSES).meta({
+  id: 'PaymentStatus',
+  description: "The service's status of a payment; COMPLETED, FAILED, CANCELLED and EXPIRED are final",
+});
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
 export const TERMINAL_STATUSES = [
@@ -31,11 +34,15 @@ export const isTerminal = (status: PaymentStatus): status is TerminalStatus =>
   (TERMINAL_STATUSES as readonly PaymentStatus[]).includes(status);
 
 export const ISO_CODES = ['RCVD', 'PDNG', 'ACTC', 'ACCP', 'ACSP', 'ACSC', 'RJCT', 'CANC'] as const;
-export const IsoCode = z.enum(ISO_CODES);
+export const IsoCode = z
+  .enum(ISO_CODES)
+  .meta({ id: 'IsoCode', description: 'ISO 20022 ExternalPaymentTransactionStatus1Code' });
 export type IsoCode = z.infer<typeof IsoCode>;
 
 export const REASON_CODES = ['AM04', 'AC04', 'CUST', 'NOAS', 'NARR'] as const;
-export const ReasonCode = z.enum(REASON_CODES);
+export const ReasonCode = z
+  .enum(REASON_CODES)
+  .meta({ id: 'ReasonCode', description: 'ISO 20022 status reason code' });
 export type ReasonCode = z.infer<typeof ReasonCode>;
 
 /** ISO 20022 ExternalPaymentTransactionStatus1Code names and definitions. */
@@ -84,13 +91,15 @@ export const REASON_NAMES: Record<ReasonCode, string> = {
   NARR: 'Narrative',
 };
 
-export const IsoReason = z.object({ code: ReasonCode, name: z.string() });
-export const IsoStatus = z.object({
-  code: IsoCode,
-  name: z.string(),
-  description: z.string(),
-  reason: IsoReason.optional().meta({ description: 'Present only on RJCT and CANC' }),
-});
+export const IsoReason = z.object({ code: ReasonCode, name: z.string() }).meta({ id: 'IsoReason' });
+export const IsoStatus = z
+  .object({
+    code: IsoCode,
+    name: z.string(),
+    description: z.string(),
+    reason: IsoReason.optional().meta({ description: 'Present only on RJCT and CANC' }),
+  })
+  .meta({ id: 'IsoStatus', description: 'The ISO 20022 status, with its name and definition' });
 export type IsoStatus = z.infer<typeof IsoStatus>;
 
 const SERVICE_STATUS_OF: Record<IsoCode, PaymentStatus> = {

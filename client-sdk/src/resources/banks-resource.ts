@@ -1,6 +1,6 @@
 import type { RequestSender } from '../request-sender.ts';
 import type { Bank, BankList, CallOptions, ListBanksFilters } from '../types.ts';
-import { segment } from './path.ts';
+import { bankIdSegment } from './path.ts';
 
 /** `client.banks`: the banks customers can pay from, through the organization's providers. */
 export class BanksResource {
@@ -33,7 +33,7 @@ export class BanksResource {
   async get(bankId: string, options: CallOptions = {}): Promise<Bank> {
     const data = await this.#sender.send<{ bank: Bank }>({
       method: 'GET',
-      path: `/api/banks/${segment(bankId, 'bankId')}`,
+      path: `/api/banks/${bankIdSegment(bankId, 'bankId')}`,
       retrySafe: true,
       signal: options.signal,
     });

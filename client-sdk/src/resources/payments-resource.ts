@@ -1,3 +1,4 @@
+import { PaymentMismatchError } from '../errors.ts';
 import type { RequestSender } from '../request-sender.ts';
 import { parseReturnUrl } from '../return-url.ts';
 import type {
@@ -10,7 +11,7 @@ import type {
   PaymentList,
 } from '../types.ts';
 import { type WaitForFinalStatusOptions, waitForFinalStatus } from '../wait-for-final-status.ts';
-import { segment } from './path.ts';
+import { paymentIdSegment } from './path.ts';
 
 /** Options of `payments.create`. */
 export interface CreatePaymentOptions extends CallOptions {
@@ -21,6 +22,15 @@ export interface CreatePaymentOptions extends CallOptions {
    * that call's retries. Pass your own (e.g. your order id) to be safe across process restarts.
    */
   idempotencyKey?: string | undefined;
+}
+
+/** Options of `payments.verifyReturn`. */
+export interface VerifyReturnOptions extends CallOptions {
+  /**
+   * The `paymentId` stored with the order at creation, found from your own data (never from
+   * the return URL). Required: without it any paid payment's id would pass.
+   */
+  expectedPaymentId: string;
 }
 
 /** Page size `listAll` asks for when the filters name none: the largest the service allows. */
@@ -56,10 +66,10 @@ export class PaymentsResource {
    * Reads a payment with its full `statusHistory` (`GET /api/payments/{id}`). The service
    * catches the payment up with its provider first, so this is the read to poll.
    */
-  get(paymentId: string, options: CallOptions = {}): Promise<Payment> {
+  async get(paymentId: string, options: CallOptions = {}): Promise<Payment> {
     return this.#sender.send({
       method: 'GET',
-      path: `/api/payments/${segment(paymentId, 'paymentId')}`,
+      path: `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}`,
       retrySafe: true,
       signal: options.signal,
     });
@@ -116,10 +126,10 @@ export class PaymentsResource {
    * Asks the provider for the latest status now (`POST /api/payments/{id}/sync`). Unlike `get`,
    * a provider failure is reported (as a `PaymentsApiError`). Retried like a read.
    */
-  sync(paymentId: string, options: CallOptions = {}): Promise<Payment> {
+  async sync(paymentId: string, options: CallOptions = {}): Promise<Payment> {
     return this.#sender.send({
       method: 'POST',
-      path: `/api/payments/${segment(paymentId, 'paymentId')}/sync`,
+      path: `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}/sync`,
       retrySafe: true,
       signal: options.signal,
     });
@@ -130,10 +140,10 @@ export class PaymentsResource {
    * `CANCELLED`. A finished one fails with 409 `PAYMENT_NOT_CANCELLABLE`. Never retried: a
    * repeat of a cancel that did land would answer 409 and hide the success.
    */
-  cancel(paymentId: string, options: CallOptions = {}): Promise<Payment> {
+  async cancel(paymentId: string, options: CallOptions = {}): Promise<Payment> {
     return this.#sender.send({
       method: 'POST',
-      path: `/api/payments/${segment(paymentId, 'paymentId')}/cancel`,
+      path: `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}/cancel`,
       retrySafe: false,
       signal: options.signal,
     });
@@ -146,19 +156,36 @@ export class PaymentsResource {
    * `onUpdate` sees each status change; `signal` stops the wait; after `timeoutMs`
    * (default 15 min) it rejects with `PaymentsWaitTimeoutError`.
    */
-  waitForFinalStatus(paymentId: string, options: WaitForFinalStatusOptions = {}): Promise<FinalPayment> {
-    segment(paymentId, 'paymentId');
+  async waitForFinalStatus(
+    paymentId: string,
+    options: WaitForFinalStatusOptions = {},
+  ): Promise<FinalPayment> {
+    paymentIdSegment(paymentId, 'paymentId');
     return waitForFinalStatus((signal) => this.get(paymentId, { signal }), options);
   }
 
   /**
-   * Handles the customer's return to your `redirectUrl`: takes `paymentId` from the URL (absolute
-   * or path-only, e.g. `req.url`) and reads the payment from the service. The `status` in the URL
-   * is ignored: anyone can type it. Fulfil the order only on the returned payment's `status`
-   * (`COMPLETED`), or follow up with `waitForFinalStatus` while it is still moving.
+   * Handles the customer's return to your `redirectUrl`, bound to the order: `expectedPaymentId`
+   * is the `paymentId` you stored with the order when you created the payment (find the order
+   * from your own data, e.g. `?order=42` in your return URL, or the session). When the URL's
+   * `paymentId` is another one, it rejects with {@link PaymentMismatchError} and reads nothing:
+   * otherwise a customer could bring back a cheap paid payment's id on an expensive order's
+   * return. A malformed URL (no `paymentId`, two, an empty or path-like one) is a `TypeError`.
+   * The `status` in the URL is ignored: anyone can type it. Fulfil the order only on the
+   * returned payment's `status` (`COMPLETED`), or follow up with `waitForFinalStatus`.
    */
-  verifyReturn(returnUrl: string | URL, options: CallOptions = {}): Promise<Payment> {
+  async verifyReturn(returnUrl: string | URL, options: VerifyReturnOptions): Promise<Payment> {
+    // Checked at run time too: plain JavaScript callers get no compile error.
+    const expectedPaymentId: unknown = options?.expectedPaymentId;
+    if (expectedPaymentId === undefined) {
+      throw new TypeError(
+        'verifyReturn needs { expectedPaymentId }: the paymentId stored with the order when the payment was created',
+      );
+    }
+    paymentIdSegment(expectedPaymentId, 'expectedPaymentId');
     const { paymentId } = parseReturnUrl(returnUrl);
-    return this.get(paymentId, options);
+    if (paymentId !== expectedPaymentId)
+      throw new PaymentMismatchError(expectedPaymentId as string, paymentId);
+    return this.get(paymentId, { signal: options.signal });
   }
 }

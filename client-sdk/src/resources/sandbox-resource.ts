@@ -1,6 +1,6 @@
 import type { RequestSender } from '../request-sender.ts';
 import type { CallOptions, Payment, SandboxApproveScenario, SandboxRejectReason } from '../types.ts';
-import { segment } from './path.ts';
+import { paymentIdSegment } from './path.ts';
 
 /**
  * `client.sandbox`: plays the customer at the Mock bank, for tests and demos (provider `mock`
@@ -19,14 +19,14 @@ export class SandboxResource {
    * (`{ preset: 'realistic' }`, `{ completeAfterSeconds: 5 }`); default: the `mockBank` given at
    * creation, else `instant` (COMPLETED at once).
    */
-  approve(
+  async approve(
     paymentId: string,
     scenario: SandboxApproveScenario = {},
     options: CallOptions = {},
   ): Promise<Payment> {
     return this.#sender.send({
       method: 'POST',
-      path: `/api/payments/${segment(paymentId, 'paymentId')}/mock-bank/approve`,
+      path: `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}/mock-bank/approve`,
       body: scenario,
       retrySafe: false,
       signal: options.signal,
@@ -34,10 +34,10 @@ export class SandboxResource {
   }
 
   /** Rejects a Mock bank payment waiting for the customer: FAILED with `reason` (default: the creation's, else `CUST`). */
-  reject(paymentId: string, reason?: SandboxRejectReason, options: CallOptions = {}): Promise<Payment> {
+  async reject(paymentId: string, reason?: SandboxRejectReason, options: CallOptions = {}): Promise<Payment> {
     return this.#sender.send({
       method: 'POST',
-      path: `/api/payments/${segment(paymentId, 'paymentId')}/mock-bank/reject`,
+      path: `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}/mock-bank/reject`,
       body: reason === undefined ? {} : { reason },
       retrySafe: false,
       signal: options.signal,

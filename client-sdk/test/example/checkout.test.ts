@@ -47,8 +47,19 @@ it('a rejected payment is not paid, whatever the return URL claims', async () =>
   const paymentId = paymentIdOf(await checkout.startPayment({ id: '44', totalPence: 500 }));
   api.controls.reject(paymentId, 'AM04');
 
-  const tampered = `https://shop.example/checkout/return?paymentId=${paymentId}&status=COMPLETED`;
+  const tampered = `https://shop.example/checkout/return?order=44&paymentId=${paymentId}&status=COMPLETED`;
   expect(await checkout.handleReturn(tampered)).toBe('not-paid');
+});
+
+it("another order's paid payment does not pay for this one", async () => {
+  const cheap = paymentIdOf(await checkout.startPayment({ id: '47', totalPence: 1 }));
+  await checkout.startPayment({ id: '48', totalPence: 99_900 });
+  api.controls.approve(cheap);
+  // The customer swaps the cheap payment's id into the expensive order's return URL.
+  const swapped = api.controls.returnUrlFor(cheap)!.replace('order=47', 'order=48');
+  expect(swapped).toContain(`order=48&paymentId=${cheap}&status=COMPLETED`);
+  expect(await checkout.handleReturn(swapped)).toBe('not-paid');
+  expect(await checkout.handleReturn(api.controls.returnUrlFor(cheap)!)).toBe('paid');
 });
 
 it('one order makes one payment, even when the customer clicks twice', async () => {

@@ -121,7 +121,7 @@ describe('payments', () => {
   });
 
   it('404s an unknown payment', async () => {
-    expect(await errorOf(client.payments.get('pay_nope'))).toEqual({
+    expect(await errorOf(client.payments.get('pay_000000000000000000000000'))).toEqual({
       status: 404,
       code: undefined,
       message: MESSAGES.paymentNotFound,
@@ -268,7 +268,7 @@ describe('banks and providers', () => {
     expect(page.banks.map((bank) => bank.id)).toEqual(['mock-gb-albion']);
     expect(page.banks[0]?.logoUrl).toBe('https://pis.test/bank-logos/mock-gb-albion.svg');
     expect((await client.banks.get('mock-gb-albion')).name).toBe('Albion Sandbox Bank');
-    expect(await errorOf(client.banks.get('nope'))).toMatchObject({
+    expect(await errorOf(client.banks.get('mock-gb-nope'))).toMatchObject({
       status: 404,
       message: MESSAGES.bankNotFound,
     });
@@ -309,7 +309,7 @@ describe('failure injection', () => {
   it('simulates a network failure', async () => {
     controls.failNext({ networkError: true, method: 'POST' });
     const noRetry = new PaymentsClient({ apiKey: 'pis_test_key', baseUrl, maxRetries: 0 });
-    expect(await errorOf(noRetry.payments.cancel('pay_x'))).toMatchObject({
+    expect(await errorOf(noRetry.payments.cancel('pay_000000000000000000000000'))).toMatchObject({
       status: 0,
       code: 'NETWORK_ERROR',
     });

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,6 +110,18 @@ it('the packed tarball installs, type-checks under strict and runs against a liv
   const { app, clock, factories } = await createTestApp();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { apiKey } = await factories.createMerchant();
+  // Another local port, and a server answering 307 towards it: the key must never arrive there.
+  const elsewhere: IncomingHttpHeaders[] = [];
+  const sink = createServer((req, res) => {
+    elsewhere.push(req.headers);
+    res.end('{}');
+  }).listen(0, '127.0.0.1');
+  await once(sink, 'listening');
+  const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+  const redirecting = createServer((req, res) => {
+    res.writeHead(307, { location: `${sinkUrl}${req.url}` }).end();
+  }).listen(0, '127.0.0.1');
+  await once(redirecting, 'listening');
   // The server's test clock stands still; let it follow real time while the script polls.
   const ticker = setInterval(() => clock.advance(100), 100);
   try {
@@ -116,6 +130,7 @@ it('the packed tarball installs, type-checks under strict and runs against a liv
       env: {
         PIS_BASE_URL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
         PIS_API_KEY: apiKey,
+        PIS_REDIRECTING_URL: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
       },
       timeout: 60_000,
     });
@@ -127,7 +142,17 @@ it('the packed tarball installs, type-checks under strict and runs against a liv
       notFound: 404,
     });
     expect(result.seen.at(-1)).toBe('COMPLETED');
+    // Issue 13 items 1-3, through the published build.
+    expect(result.mismatch).toEqual({ expected: result.expected.dear, returned: result.expected.cheap });
+    expect(result.honest).toBe('COMPLETED');
+    expect(result.unboundIsTypeError).toBe(true);
+    expect(result.refusedIds).toEqual(['.', '..', 'providers']);
+    expect(result.sent).toBe(0);
+    expect(result.redirect).toEqual({ status: 307, code: 'UNEXPECTED_REDIRECT' });
+    expect(elsewhere).toEqual([]);
   } finally {
     clearInterval(ticker);
+    sink.close();
+    redirecting.close();
   }
 }, 180_000);

@@ -8,3 +8,42 @@ export const ERROR_RESPONSES = {
 
 export const errorResponses = (...statuses: (keyof typeof ERROR_RESPONSES)[]) =>
   Object.fromEntries(statuses.map((status) => [status, ERROR_RESPONSES[status]]));
+
+/** A failure the HTTP layer (or a limit in front of every procedure) can answer on an operation. */
+export interface TransportErrorRow {
+  status: number;
+  text: string;
+  codes: readonly string[];
+  /** Listed beside the procedure's own row for the status, not only when it has none. */
+  always?: boolean;
+}
+
+/**
+ * What every /api operation can answer before its procedure runs, for the OpenAPI document:
+ * a URL Fastify cannot read (bad percent-encoding, a path parameter) is 400, a POST body that
+ * is too large or not JSON 413 / 415 (sync and cancel take no body, yet a client can send one),
+ * the rate limit 429, and an unexpected failure 500.
+ */
+export const transportErrorRows = (method: string): TransportErrorRow[] => [
+  {
+    status: 400,
+    text: 'VALIDATION_FAILED: the URL is invalid (a path or query parameter, or bad percent-encoding)',
+    codes: ['VALIDATION_FAILED'],
+  },
+  ...(method === 'POST'
+    ? [
+        { status: 413, text: 'PAYLOAD_TOO_LARGE: the body is over 100 KB', codes: ['PAYLOAD_TOO_LARGE'] },
+        {
+          status: 415,
+          text: 'UNSUPPORTED_MEDIA_TYPE: a body must be JSON (Content-Type: application/json)',
+          codes: ['UNSUPPORTED_MEDIA_TYPE'],
+        },
+      ]
+    : []),
+  {
+    status: 429,
+    text: 'RATE_LIMITED: too many requests; wait Retry-After seconds',
+    codes: ['RATE_LIMITED'],
+  },
+  { status: 500, text: 'INTERNAL_ERROR: an unexpected failure', codes: ['INTERNAL_ERROR'] },
+];

@@ -4,6 +4,7 @@ import { type BuildAppOptions, buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { type Orm, openOrm } from '../../src/db/orm.ts';
 import { type Factories, factories } from './factories.ts';
+import { checkAnswersAgainstDocument } from './response-contract.ts';
 import { TestClock } from './test-clock.ts';
 import { testConfig } from './test-config.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -32,6 +33,7 @@ export async function createTestApp(
   const config = testConfig({ databaseUrl: database.url, ...configOverrides });
   const app = await buildApp({ config, orm, clock, ...appOptions });
   await app.ready();
+  await checkAnswersAgainstDocument(app);
   afterAll(async () => {
     await app.close();
     await orm.close();

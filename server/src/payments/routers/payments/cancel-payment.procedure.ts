@@ -14,7 +14,10 @@ export const cancelPaymentProcedure = writeProcedure
       description:
         'Cancels an unfinished payment: CANCELLED (ISO CANC, reason CUST). A payment that is already ' +
         'COMPLETED, FAILED, CANCELLED or EXPIRED answers 409 PAYMENT_NOT_CANCELLABLE.',
-      errorResponses: paymentErrorResponses(401, 403, 404, [409, 'PAYMENT_NOT_CANCELLABLE'], 502),
+      errorResponses: paymentErrorResponses(401, 403, 404, [409, 'PAYMENT_NOT_CANCELLABLE'], 502, [
+        503,
+        'PROVIDER_NOT_CONFIGURED',
+      ]),
     },
   })
   .input(PaymentIdInput)

@@ -2,7 +2,11 @@ import { CreatedPayment, CreatePaymentInput, IdempotencyKeyValue, parseIdempoten
 import { z } from 'zod';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { createPayment } from '../../create-payment.ts';
-import { paymentErrorResponses } from '../payment-error-responses.ts';
+import {
+  MOCK_BANK_ONLY_400,
+  PROVIDER_NOT_APPROVED_403,
+  paymentErrorResponses,
+} from '../payment-error-responses.ts';
 import { paymentsDeps } from '../payments-context.ts';
 
 export const createPaymentProcedure = writeProcedure
@@ -27,7 +31,14 @@ export const createPaymentProcedure = writeProcedure
           example: '6f1c2a52-3f0e-4a6b-9d55-0c1b2e6f8a90',
         }),
       }),
-      errorResponses: paymentErrorResponses(400, 401, 403, [409, 'IDEMPOTENCY_KEY_REUSED'], 502, 503),
+      errorResponses: paymentErrorResponses(
+        [400, MOCK_BANK_ONLY_400],
+        401,
+        [403, PROVIDER_NOT_APPROVED_403],
+        [409, 'IDEMPOTENCY_KEY_REUSED'],
+        502,
+        503,
+      ),
     },
   })
   .input(CreatePaymentInput)

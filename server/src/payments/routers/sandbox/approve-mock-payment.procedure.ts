@@ -1,7 +1,7 @@
 import { Payment, SandboxApproveRequest } from '@pis/shared';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { sandboxApprove } from '../../sandbox.ts';
-import { paymentErrorResponses } from '../payment-error-responses.ts';
+import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
 import { paymentsDeps } from '../payments-context.ts';
 
 export const approveMockPaymentProcedure = writeProcedure
@@ -16,7 +16,7 @@ export const approveMockPaymentProcedure = writeProcedure
         "`preset` or `completeAfterSeconds` if given, else the request's `mockBank`, else instant. " +
         'Mock provider only (else 400 MOCK_BANK_ONLY). A hosted payment whose customer has not chosen a ' +
         'bank yet is 409 BANK_NOT_CHOSEN; a decided one 409 PAYMENT_ALREADY_DECIDED.',
-      errorResponses: paymentErrorResponses(400, 401, 403, 404, [
+      errorResponses: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
         409,
         'BANK_NOT_CHOSEN or PAYMENT_ALREADY_DECIDED',
       ]),

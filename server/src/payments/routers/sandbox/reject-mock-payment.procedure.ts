@@ -1,7 +1,7 @@
 import { Payment, SandboxRejectRequest } from '@pis/shared';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { sandboxReject } from '../../sandbox.ts';
-import { paymentErrorResponses } from '../payment-error-responses.ts';
+import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
 import { paymentsDeps } from '../payments-context.ts';
 
 export const rejectMockPaymentProcedure = writeProcedure
@@ -14,7 +14,7 @@ export const rejectMockPaymentProcedure = writeProcedure
       description:
         'Plays the customer rejecting at the Mock bank: FAILED (ISO RJCT) with `reason`, else the ' +
         "request's `mockBank.rejectReason`, else CUST. Same rules as approve.",
-      errorResponses: paymentErrorResponses(400, 401, 403, 404, [
+      errorResponses: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
         409,
         'BANK_NOT_CHOSEN or PAYMENT_ALREADY_DECIDED',
       ]),
