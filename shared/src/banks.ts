@@ -31,7 +31,8 @@ export const Bank = z.object({
 });
 export type Bank = z.infer<typeof Bank>;
 
-export const ListBanksQuery = z.object({
+/** Strict, as the payments list: an unknown parameter is a 400. */
+export const ListBanksQuery = z.strictObject({
   country: z
     .string()
     .length(2, { error: 'must be a two-letter country code' })
