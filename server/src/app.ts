@@ -4,7 +4,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES } from './config.ts';
 import { envelopeClientError } from './http/client-error.ts';
-import { envelopeErrors, envelopeFrameworkError, rejectUnusableHost } from './http/fastify-failure.ts';
+import {
+  envelopeErrors,
+  envelopeFrameworkError,
+  refuseTrpcFormData,
+  rejectUnusableHost,
+} from './http/fastify-failure.ts';
 import { healthRoutes } from './http/health.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { echoRequestId, requestIdOf } from './http/request-id.ts';
@@ -67,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await securityHeaders(app, { publicBaseUrl: options.config.publicBaseUrl });
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
+  app.addHook('onRequest', refuseTrpcFormData);
   const createContext = createContextFactory(services);
   const responseMeta = createResponseMeta(appRouter);
 

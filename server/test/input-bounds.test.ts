@@ -88,4 +88,15 @@ describe('deep JSON never reaches a walker (once a 500 and a stack overflow)', (
     });
     expect((await expectValidationFailed(response))[0]?.field).toBe('reference');
   });
+
+  test('multipart/form-data on /trpc is a 415, not the adapter 500 the fuzz test found', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/trpc/pages.approve',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc\r\n--x--\r\n',
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
 });
