@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { openOrm } from '../src/db/orm.ts';
-import { createLogger, redactedUrl } from '../src/logger.ts';
+import { redactedUrl } from '../src/logger.ts';
 import { expectFailure, expectSuccess, expectValidationFailed } from './helpers/expect-envelope.ts';
+import { capturedLogger } from './helpers/log-capture.ts';
 import { createTestApp } from './helpers/test-app.ts';
 import { created, tokenOf, trpcQuery } from './payments/payment-fixtures.ts';
 
@@ -124,19 +124,8 @@ describe('x-request-id', () => {
   });
 
   test('every log line of a request carries its id', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(
-          ...String(chunk)
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line)),
-        );
-        done();
-      },
-    });
-    const loud = await buildApp({ config, orm, clock, logger: createLogger('trace', sink) });
+    const log = capturedLogger();
+    const loud = await buildApp({ config, orm, clock, logger: log.logger });
     await loud.inject({
       method: 'GET',
       url: '/api/payments?limit=0',
@@ -144,6 +133,7 @@ describe('x-request-id', () => {
     });
     await loud.inject({ method: 'GET', url: '/ready', headers: { 'x-request-id': 'trace-me-too' } });
     await loud.close();
+    const lines = log.lines();
     const mine = lines.filter((line) => line.reqId === 'trace-me');
     expect(mine.map((line) => line.msg)).toEqual(
       expect.arrayContaining(['incoming request', 'request completed']),
@@ -177,18 +167,12 @@ describe('log redaction: link tokens and keys in URLs', () => {
   });
 
   test('a real request log holds no token and no key, at trace level', async () => {
-    const chunks: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        chunks.push(String(chunk));
-        done();
-      },
-    });
+    const captured = capturedLogger();
     const loud = await buildApp({
       config: { ...config, webDistDir: dist },
       orm,
       clock,
-      logger: createLogger('trace', sink),
+      logger: captured.logger,
     });
     const token = tokenOf((await created(loud, headers)).redirectUrl);
     await loud.inject({ method: 'GET', url: `/mock-bank/${token}`, headers: html });
@@ -197,7 +181,7 @@ describe('log redaction: link tokens and keys in URLs', () => {
     await loud.inject({ method: 'GET', url: `/api/banks?x-api-key=${apiKey}` });
     await loud.inject({ method: 'GET', url: `/api/banks?api_key=${encodeURIComponent(apiKey)}` });
     await loud.close();
-    const log = chunks.join('');
+    const log = captured.text();
     expect(log).toContain('/mock-bank/[redacted]');
     expect(log).toContain('pages.mockBankSession');
     expect(log).not.toContain(token);

@@ -31,6 +31,15 @@ const CREATED_KEYS = [
   'status',
 ];
 
+/** The amount as Postgres holds it (numeric as text): proof that nothing was rounded on the way. */
+async function storedAmount(paymentId: string) {
+  const [row] = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ text: string }[]>('select amount_value::text as text from payment where id = ?', [paymentId]);
+  return row?.text;
+}
+
 /** Field names of a VALIDATION_FAILED answer to this body. */
 async function invalidFields(body: unknown) {
   return (await expectValidationFailed(await createPayment(app, headers, body))).map(
@@ -142,13 +151,7 @@ describe('POST /api/payments: amount', () => {
       const data = await created(app, headers, paymentBody({ amount: { value, currency: 'KWD' } }));
       expect(data.amount).toEqual({ value: expected, currency: 'KWD' });
       expect((await readPayment(app, headers, data.paymentId)).amount.value).toBe(expected);
-      const [row] = await orm.em
-        .fork()
-        .getConnection()
-        .execute<{ text: string }[]>('select amount_value::text as text from payment where id = ?', [
-          data.paymentId,
-        ]);
-      expect(row?.text).toBe(expected);
+      expect(await storedAmount(data.paymentId)).toBe(expected);
     }
   });
 
@@ -190,13 +193,7 @@ describe('POST /api/payments: amount', () => {
     ] as const) {
       const data = expectSuccess<CreatedData>(await raw(literal), 201);
       expect(data.amount.value).toBe(expected);
-      const [row] = await orm.em
-        .fork()
-        .getConnection()
-        .execute<{ text: string }[]>('select amount_value::text as text from payment where id = ?', [
-          data.paymentId,
-        ]);
-      expect(row?.text).toBe(expected);
+      expect(await storedAmount(data.paymentId)).toBe(expected);
     }
     expect(await expectValidationFailed(await raw('12.345'))).toEqual([
       { field: 'amount.value', message: 'must have at most 2 decimal places: GBP has 2' },
