@@ -24,8 +24,8 @@ import {
 const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 3_000);
 const API_RUNS = Math.ceil((TOTAL_RUNS * 2) / 3);
 const PAGE_RUNS = TOTAL_RUNS - API_RUNS;
-/** Generous: about 1-3 ms a request on a quiet machine, and the machines here are shared. */
-const timeoutFor = (runs: number) => 60_000 + runs * 25;
+/** A guard, not a target: 2-5 ms a request on a quiet machine, much more on a busy shared one. */
+const timeoutFor = (runs: number) => 60_000 + runs * 100;
 
 const { app, factories } = await createTestApp();
 const merchant = await factories.createMerchant();
