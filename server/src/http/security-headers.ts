@@ -17,7 +17,6 @@ const PAGE_CSP = {
   objectSrc: ["'none'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'"],
-  upgradeInsecureRequests: null,
 };
 
 /** The API reference (Scalar) starts itself from an inline script and styles inline. */
