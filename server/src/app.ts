@@ -4,9 +4,17 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES } from './config.ts';
 import { envelopeClientError } from './http/client-error.ts';
-import { envelopeErrors, envelopeFrameworkError, rejectUnusableHost } from './http/fastify-failure.ts';
+import {
+  envelopeErrors,
+  envelopeFrameworkError,
+  refuseTrpcFormData,
+  rejectUnusableHost,
+} from './http/fastify-failure.ts';
+import { healthRoutes } from './http/health.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
+import { echoRequestId, requestIdOf } from './http/request-id.ts';
 import { restApi } from './http/rest-api.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { webApp } from './http/web-app.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
@@ -32,7 +40,9 @@ export interface BuildAppOptions
  * /api    REST (trpc-to-openapi) with the spec's envelope, see http/rest-api.ts
  * /trpc   the same procedures for our own web app and tRPC clients
  * /api/openapi.json, /docs   the generated contract and its interactive reference
+ * /health, /ready   probes for load balancers (http/health.ts)
  * /bank-logos/<id>.svg, and the built SPA with a deep-link fallback
+ * Every answer: x-request-id and the security headers (http/security-headers.ts).
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const providers = options.providers ?? defaultProviderRegistry(options.config);
@@ -53,11 +63,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: false,
     clientErrorHandler: envelopeClientError,
     frameworkErrors: envelopeFrameworkError,
+    // The caller's x-request-id when usable, else a UUID: on every answer and every log line.
+    genReqId: requestIdOf,
   });
 
+  app.addHook('onRequest', echoRequestId);
   envelopeErrors(app);
+  await securityHeaders(app, { publicBaseUrl: options.config.publicBaseUrl });
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
+  app.addHook('onRequest', refuseTrpcFormData);
   const createContext = createContextFactory(services);
   const responseMeta = createResponseMeta(appRouter);
 
@@ -86,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logLevel: 'warn',
   });
 
+  await app.register(healthRoutes, { orm: options.orm });
   await app.register(bankLogoRoutes);
   await webApp(app, { distDir: options.config.webDistDir });
   return app;

@@ -17,6 +17,61 @@ const REDACT = [
   '*.linkSigningSecret',
 ];
 
+const REDACTED = '[redacted]';
+/** Customer pages: the link token is the whole credential of a payment's page. */
+const TOKEN_IN_PATH = /^\/(pay|mock-bank)\/[^/?#]+/;
+/** A key pasted into a URL by mistake (`?x-api-key=`, `?api_key=`, `?apiKey=`). */
+const KEY_PARAMETER = /^(x[-_]?)?api[-_]?key$/i;
+/** `"token":"..."` inside a tRPC query's JSON input (the pages' procedures). */
+const TOKEN_IN_JSON = /("token"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * A request URL fit for a log line: link tokens in customer page paths and in tRPC inputs, and
+ * API keys in the query, replaced by `[redacted]`. Query values are decoded to be searched, and
+ * a value that cannot be decoded is dropped whole rather than logged unread.
+ */
+export function redactedUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const redactedPath = path.replace(TOKEN_IN_PATH, (_match, page: string) => `/${page}/${REDACTED}`);
+  if (queryStart === -1) return redactedPath;
+  const parameters = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const [name = '', value] = pair.split(/=(.*)/s);
+      const decoded = decodeOrUndefined(value ?? '');
+      if (KEY_PARAMETER.test(decodeOrUndefined(name) ?? name)) return `${name}=${REDACTED}`;
+      if (decoded === undefined) return `${name}=${REDACTED}`;
+      if (!/token/i.test(decoded)) return pair;
+      return `${name}=${encodeURIComponent(decoded.replace(TOKEN_IN_JSON, `$1"${REDACTED}"`))}`;
+    });
+  return `${redactedPath}?${parameters.join('&')}`;
+}
+
+const decodeOrUndefined = (text: string): string | undefined => {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
+};
+
+/** Fastify's request serializer with the URL redacted (it also logs method, host and address). */
+const requestSerializer = (request: {
+  method?: string;
+  url?: unknown;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) => ({
+  method: request.method,
+  url: typeof request.url === 'string' ? redactedUrl(request.url) : undefined,
+  host: request.host,
+  remoteAddress: request.ip,
+  remotePort: request.socket?.remotePort,
+});
+
 /** JSON lines to stdout for the server; `stderr` for the CLI, whose stdout carries its result. */
 export function createLogger(
   level: LogLevel,
@@ -26,7 +81,10 @@ export function createLogger(
     typeof destination === 'string'
       ? pino.destination({ dest: destination === 'stdout' ? 1 : 2, sync: true })
       : destination;
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, stream);
+  return pino(
+    { level, redact: { paths: REDACT, censor: REDACTED }, serializers: { req: requestSerializer } },
+    stream,
+  );
 }
 
 export function silentLogger(): Logger {

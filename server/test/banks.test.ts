@@ -144,8 +144,13 @@ describe('GET /api/banks', () => {
     });
   });
 
-  test('unknown query parameters are ignored', async () => {
-    expect((await listBanks('?colour=blue&__proto__=x')).pagination.total).toBe(gbBanks.length);
+  test('unknown query parameters are refused, one detail each, never silently ignored', async () => {
+    expect(await badQuery('?colour=blue&country=GB')).toEqual([
+      { field: 'colour', message: 'is not a known parameter' },
+    ]);
+    expect(await badQuery('?country[]=IE')).toEqual([
+      { field: 'country[]', message: 'is not a known parameter' },
+    ]);
   });
 });
 

@@ -36,7 +36,8 @@ export const Bank = z
   .meta({ id: 'Bank', description: 'A bank the customer can pay from' });
 export type Bank = z.infer<typeof Bank>;
 
-export const ListBanksQuery = z.object({
+/** Strict, as the payments list: an unknown parameter is a 400. */
+export const ListBanksQuery = z.strictObject({
   country: z
     .string()
     .length(2, { error: 'must be a two-letter country code' })

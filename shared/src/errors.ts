@@ -89,6 +89,12 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'Hosted pages are not configured on this service',
   },
+  /** GET /ready: the database is unreachable or this build's migrations are not applied. */
+  NOT_READY: {
+    status: 503,
+    publicCode: true,
+    description: 'GET /ready only: the database is unreachable or migrations are not applied',
+  },
 } as const satisfies Record<string, { status: number; publicCode: boolean; description: string }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
@@ -180,7 +186,7 @@ export const validationFailed = (details: ValidationDetail[]) =>
   new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, details);
 
 /** Dot path of a zod issue: `toAccount.iban`, `reference.endToEndId`, `items.0.name`. */
-const fieldOf = (path: readonly PropertyKey[]): string =>
+export const fieldOf = (path: readonly PropertyKey[]): string =>
   path.length === 0 ? 'body' : path.map((part) => String(part)).join('.');
 
 /**
@@ -229,6 +235,12 @@ export const detailsFromZodError = (error: z.ZodError): ValidationDetail[] => {
   const visit = (issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]) => {
     for (const issue of issues) {
       const path = [...prefix, ...issue.path];
+      if (issue.code === 'unrecognized_keys') {
+        // A strict input (list filters): `?status[]=X` must not quietly mean "no filter".
+        for (const key of issue.keys)
+          details.push({ field: fieldOf([...path, key]), message: 'is not a known parameter' });
+        continue;
+      }
       if (issue.code === 'invalid_union' && issue.errors.length > 0) {
         const branch = pickUnionBranch(issue.errors);
         if (branch) {
@@ -249,63 +261,10 @@ export const detailsFromZodError = (error: z.ZodError): ValidationDetail[] => {
   });
 };
 
-/** NUL, and UTF-16 halves without their partner: Postgres cannot store them as text. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point of this pattern.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * Text no store can keep, anywhere in a request (body, query or path values), as one detail
- * per offending field. Checked before any schema so no request reaches the database with it.
- */
-export const unstorableTextDetails = (
-  value: unknown,
-  path: readonly PropertyKey[] = [],
-): ValidationDetail[] => {
-  if (typeof value === 'string') {
-    return UNSTORABLE.test(value)
-      ? [{ field: fieldOf(path), message: 'must not contain NUL characters or unpaired UTF-16 surrogates' }]
-      : [];
-  }
-  if (Array.isArray(value))
-    return value.flatMap((item, index) => unstorableTextDetails(item, [...path, index]));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) =>
-      UNSTORABLE.test(key)
-        ? [
-            {
-              field: fieldOf([...path, key.replace(UNSTORABLE, '?')]),
-              message: 'must not contain NUL characters',
-            },
-          ]
-        : unstorableTextDetails(item, [...path, key]),
-    );
-  }
-  return [];
-};
-
 /** The branch whose failure is not a plain type mismatch is the one the client meant. */
 const pickUnionBranch = (branches: readonly (readonly z.core.$ZodIssue[])[]) => {
   const meaningful = branches.filter(
     (issues) => !(issues.length === 1 && issues[0]?.code === 'invalid_type' && issues[0].path.length === 0),
   );
   return meaningful.length === 1 ? meaningful[0] : undefined;
-};
-
-/**
- * A request body as the API reads it: empty means "no body" (a bodyless POST from a generic
- * client), otherwise it must be JSON and an object; anything else is VALIDATION_FAILED on `body`.
- */
-export const parseJsonObjectBody = (text: string): Record<string, unknown> | undefined => {
-  if (text.trim() === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw validationFailed([{ field: 'body', message: `must be valid JSON (${(error as Error).message})` }]);
-  }
-  // An array or a scalar would be spread into the input and produce misleading errors.
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
-  }
-  return value as Record<string, unknown>;
 };

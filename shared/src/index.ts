@@ -3,6 +3,7 @@ export * from './banks.ts';
 export * from './create-rules.ts';
 export * from './errors.ts';
 export * from './ids.ts';
+export * from './json-input.ts';
 export * from './lifecycle.ts';
 export * from './mock-bank.ts';
 export * from './pages.ts';

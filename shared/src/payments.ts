@@ -133,7 +133,8 @@ export type Payment = z.infer<typeof Payment>;
 
 export const PaymentIdInput = z.object({ paymentId: z.string().max(200) });
 
-export const ListPaymentsQuery = z.object({
+/** Strict: an unknown parameter (`status[]=X`) is a 400, never a silently unfiltered list. */
+export const ListPaymentsQuery = z.strictObject({
   status: PaymentStatus.optional(),
   provider: z.string().max(50).optional(),
   limit: queryInteger({ min: 1, max: 100 }).default(20),

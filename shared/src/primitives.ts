@@ -2,6 +2,7 @@ import currencyCodes from 'currency-codes';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { MESSAGES } from './errors.ts';
+import { InexactNumber } from './json-input.ts';
 
 /** Largest amount accepted: 15 integer digits fit Postgres numeric and every real transfer. */
 const DECIMAL = /^\d{1,15}(\.\d{1,4})?$/;
@@ -22,12 +23,17 @@ const canonicalDecimal = (text: string): string => {
 };
 
 /**
- * A positive amount with at most 4 decimals. Accepts a string or a JSON number on input
- * (a number is read through its shortest round-trip text, so 10.5 stays "10.5") and always
- * yields a string: money never travels as a float past this point.
+ * A positive amount with at most 4 decimals. Accepts a string or a JSON number on input and
+ * always yields a string: money never travels as a float past this point. A number is read
+ * through its source text when the body reader kept it (InexactNumber: a float would have
+ * rounded it), else through its shortest round-trip text, so 10.5 stays "10.5"; either way it
+ * is held to the same rule as a string, and nothing is rounded.
  */
 export const AmountValueInput = z
-  .union([z.string(), z.number()], { error: MESSAGES.amount })
+  .preprocess(
+    (value) => (value instanceof InexactNumber ? value.text : value),
+    z.union([z.string(), z.number()], { error: MESSAGES.amount }),
+  )
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
     if (!DECIMAL.test(text) || !/[1-9]/.test(text)) {
@@ -41,8 +47,8 @@ export const AmountValueInput = z
   })
   .meta({
     description:
-      'Positive decimal, at most 4 decimal places and 15 digits before the point, as a string ' +
-      '(preferred) or a number',
+      'Positive decimal as a string (preferred) or a number, with at most as many decimal places as ' +
+      'the currency has (GBP 2, JPY 0, KWD 3; never more than 4)',
     example: '10.50',
     // JSON Schema of the input side: the transform above is the rule, this says it for clients.
     override: {
@@ -74,8 +80,28 @@ export const Currency = z
     override: { enum: [...CURRENCIES].sort() },
   });
 
+/** ISO 4217 minor units: how many decimal places an amount in the currency may have. */
+export const currencyDecimals = (code: string): number | undefined => currencyCodes.code(code)?.digits;
+
+/**
+ * An amount the currency can hold: "10.005" GBP or "1.5" JPY would be rounded by every bank, so
+ * it is refused rather than rounded here. Decimal places count as written ("10.500" GBP is 3).
+ */
 export const AmountInput = z
   .object({ value: AmountValueInput, currency: Currency })
+  .superRefine((amount, ctx) => {
+    const decimals = currencyDecimals(amount.currency);
+    const written = amount.value.split('.')[1]?.length ?? 0;
+    if (decimals === undefined || written <= decimals) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['value'],
+      message:
+        decimals === 0
+          ? `must be a whole number: ${amount.currency} has no decimal places`
+          : `must have at most ${decimals} decimal places: ${amount.currency} has ${decimals}`,
+    });
+  })
   .meta({ id: 'AmountInput', description: 'An amount as a request gives it' });
 export type AmountInput = z.input<typeof AmountInput>;
 

@@ -13,7 +13,7 @@ import {
   parseJsonObjectBody,
   SandboxApproveInput,
   SandboxRejectInput,
-  unstorableTextDetails,
+  unusableInputDetails,
   validationFailed,
 } from '@pis/shared';
 import { HttpResponse, http, type RequestHandler } from 'msw';
@@ -67,7 +67,7 @@ const defaultCodeFor = (status: number): string | undefined => {
 
 /** As the service: unstorable text first (NUL, unpaired surrogates), then the schema. */
 const parse = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
-  const unstorable = unstorableTextDetails(input);
+  const unstorable = unusableInputDetails(input);
   if (unstorable.length > 0) throw validationFailed(unstorable);
   const result = schema.safeParse(input);
   if (!result.success) throw validationFailed(detailsFromZodError(result.error));

@@ -30,7 +30,7 @@ export const scenarios: Record<string, Scenario> = {
       'create minimal',
       client.payments.create({
         toAccount: { accountName: 'A', iban: 'DE89370400440532013000' },
-        amount: { value: '0.0001', currency: 'EUR' },
+        amount: { value: '0.01', currency: 'EUR' },
         reference: 'Plain',
       }),
     );

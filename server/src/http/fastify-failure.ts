@@ -70,3 +70,19 @@ export async function rejectUnusableHost(request: FastifyRequest, reply: Fastify
       .send({ success: false, error: { message: 'Invalid Host header' } });
   }
 }
+
+/**
+ * onRequest hook: tRPC's Fastify adapter accepts multipart/form-data for FormData inputs, which
+ * no procedure of ours takes, and answers every such request with a 500 (it re-serialises the
+ * raw body stream). Refused up front as the 415 it is.
+ */
+export async function refuseTrpcFormData(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (!request.url.startsWith('/trpc')) return;
+  const type = request.headers['content-type'];
+  if (typeof type !== 'string' || !/^\s*multipart\//i.test(type)) return;
+  const failure = publicFailure(unsupportedMediaType());
+  await reply
+    .code(failure.status)
+    .header('content-type', JSON_TYPE)
+    .send({ success: false, error: failure.body });
+}

@@ -46,7 +46,12 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'HEAD') return;
     const response = await app.inject({ method: 'GET', url: request.url, headers: request.headers });
-    const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = response.headers;
+    const {
+      'content-length': _length,
+      'transfer-encoding': _encoding,
+      'x-request-id': _requestId,
+      ...headers
+    } = response.headers;
     return reply.code(response.statusCode).headers(headers).send();
   });
 

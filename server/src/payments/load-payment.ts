@@ -4,7 +4,7 @@ import {
   MESSAGES,
   PaymentIdInput,
   type PaymentRecord,
-  unstorableTextDetails,
+  unusableInputDetails,
 } from '@pis/shared';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -60,7 +60,7 @@ export async function loadPayment(em: EntityManager, scope: PaymentScope): Promi
  */
 export function preloadPayment(rawInput: unknown): KeyPreload | undefined {
   const parsed = PaymentIdInput.safeParse(rawInput);
-  if (!parsed.success || unstorableTextDetails(parsed.data).length > 0) return undefined;
+  if (!parsed.success || unusableInputDetails(parsed.data).length > 0) return undefined;
   return { name: 'payment', sql: PRELOAD_PAYMENT, values: [parsed.data.paymentId] };
 }
 

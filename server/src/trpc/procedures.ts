@@ -1,4 +1,4 @@
-import { unstorableTextDetails, validationFailed } from '@pis/shared';
+import { unusableInputDetails, validationFailed } from '@pis/shared';
 import { authenticateApiKey, type Permission, requirePermission } from '../auth/authenticate-api-key.ts';
 import { middleware, publicProcedure } from './trpc.ts';
 
@@ -12,7 +12,7 @@ const storableInput = middleware(async ({ getRawInput, next }) => {
 });
 
 async function refuseUnstorableInput(getRawInput: () => Promise<unknown>): Promise<void> {
-  const details = unstorableTextDetails(await getRawInput());
+  const details = unusableInputDetails(await getRawInput());
   if (details.length > 0) throw validationFailed(details);
 }
 

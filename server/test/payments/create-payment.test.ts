@@ -31,6 +31,15 @@ const CREATED_KEYS = [
   'status',
 ];
 
+/** The amount as Postgres holds it (numeric as text): proof that nothing was rounded on the way. */
+async function storedAmount(paymentId: string) {
+  const [row] = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ text: string }[]>('select amount_value::text as text from payment where id = ?', [paymentId]);
+  return row?.text;
+}
+
 /** Field names of a VALIDATION_FAILED answer to this body. */
 async function invalidFields(body: unknown) {
   return (await expectValidationFailed(await createPayment(app, headers, body))).map(
@@ -132,22 +141,17 @@ describe('POST /api/payments: amount', () => {
     const cases: [unknown, string][] = [
       ['10.50', '10.50'],
       [10.5, '10.5'],
-      ['0.0001', '0.0001'],
+      ['0.001', '0.001'],
       [42, '42'],
-      ['123456789012345.1234', '123456789012345.1234'],
+      ['123456789012345.123', '123456789012345.123'],
       ['007.10', '7.10'],
     ];
+    // KWD has 3 decimal places (ISO 4217), the most of any currency one can pay in.
     for (const [value, expected] of cases) {
-      const data = await created(app, headers, paymentBody({ amount: { value, currency: 'EUR' } }));
-      expect(data.amount).toEqual({ value: expected, currency: 'EUR' });
+      const data = await created(app, headers, paymentBody({ amount: { value, currency: 'KWD' } }));
+      expect(data.amount).toEqual({ value: expected, currency: 'KWD' });
       expect((await readPayment(app, headers, data.paymentId)).amount.value).toBe(expected);
-      const [row] = await orm.em
-        .fork()
-        .getConnection()
-        .execute<{ text: string }[]>('select amount_value::text as text from payment where id = ?', [
-          data.paymentId,
-        ]);
-      expect(row?.text).toBe(expected);
+      expect(await storedAmount(data.paymentId)).toBe(expected);
     }
   });
 
@@ -162,6 +166,57 @@ describe('POST /api/payments: amount', () => {
     }
     expect(await invalidFields(paymentBody({ amount: { currency: 'GBP' } }))).toEqual(['amount.value']);
     expect(await invalidFields(paymentBody({ amount: undefined }))).toEqual(['amount']);
+  });
+
+  test('a JSON number literal is read from its text: nothing rounded, the string rule, and stored exactly', async () => {
+    const raw = (literal: string, currency = 'GBP') =>
+      app.inject({
+        method: 'POST',
+        url: '/api/payments',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: JSON.stringify(paymentBody({ amount: { value: 0, currency } })).replace(
+          '"value":0',
+          `"value":${literal}`,
+        ),
+      });
+    // Once stored as "100000000000000" and "10": parsed to a float first.
+    for (const literal of ['99999999999999.99999', '10.00000000000000001', '1.23456', '0.00000']) {
+      expect(await expectValidationFailed(await raw(literal)), literal).toEqual([
+        { field: 'amount.value', message: 'must be a positive decimal with at most 4 decimal places' },
+      ]);
+    }
+    // A double holds 99999999999999.98, not .99: the literal's own digits are what is stored.
+    for (const [literal, expected] of [
+      ['99999999999999.99', '99999999999999.99'],
+      ['10.5', '10.5'],
+      ['1e2', '100'],
+    ] as const) {
+      const data = expectSuccess<CreatedData>(await raw(literal), 201);
+      expect(data.amount.value).toBe(expected);
+      expect(await storedAmount(data.paymentId)).toBe(expected);
+    }
+    expect(await expectValidationFailed(await raw('12.345'))).toEqual([
+      { field: 'amount.value', message: 'must have at most 2 decimal places: GBP has 2' },
+    ]);
+  });
+
+  test('more decimal places than the currency has (ISO 4217) are refused, never rounded', async () => {
+    for (const [value, currency, message] of [
+      ['10.005', 'GBP', 'must have at most 2 decimal places: GBP has 2'],
+      ['0.0001', 'EUR', 'must have at most 2 decimal places: EUR has 2'],
+      ['100.5', 'JPY', 'must be a whole number: JPY has no decimal places'],
+      ['1.0005', 'KWD', 'must have at most 3 decimal places: KWD has 3'],
+    ] as const) {
+      expect(
+        await expectValidationFailed(
+          await createPayment(app, headers, paymentBody({ amount: { value, currency } })),
+        ),
+        `${value} ${currency}`,
+      ).toEqual([{ field: 'amount.value', message }]);
+    }
+    expect(
+      (await created(app, headers, paymentBody({ amount: { value: '1500', currency: 'JPY' } }))).amount,
+    ).toEqual({ value: '1500', currency: 'JPY' });
   });
 
   test('currency must be an ISO 4217 code that exists', async () => {

@@ -85,6 +85,12 @@ describe('GET /api/payments', () => {
       await app.inject({ method: 'GET', url: `/api/payments?provider=${'p'.repeat(51)}`, headers }),
     );
     expect((await list('?limit=100')).limit).toBe(100);
+    // Once an unfiltered list: an unknown parameter must not quietly mean "no filter".
+    expect(
+      await expectValidationFailed(
+        await app.inject({ method: 'GET', url: '/api/payments?status[]=COMPLETED&limit=5', headers }),
+      ),
+    ).toEqual([{ field: 'status[]', message: 'is not a known parameter' }]);
     expect((await list('?limit=1')).payments).toHaveLength(1);
   });
 

@@ -1,0 +1,65 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The customer pages are our own scripts and styles only. `frame-ancestors 'none'`: no site may
+ * frame the Mock bank's Approve button (or any page) to trick a click. Bank logos are `self`;
+ * no form posts anywhere (the pages call /trpc and navigate by script).
+ */
+const PAGE_CSP = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'none'"],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  formAction: ["'none'"],
+  frameAncestors: ["'none'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+};
+
+/** The API reference (Scalar) starts itself from an inline script and styles inline. */
+const DOCS_CSP = {
+  ...PAGE_CSP,
+  scriptSrc: ["'self'", "'unsafe-inline'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  fontSrc: ["'self'", 'data:'],
+};
+
+const NOT_CACHEABLE = /^\/(api|trpc)(\/|\?|$)/;
+
+/**
+ * Security headers on every answer (@fastify/helmet), registered before any route:
+ * - the CSPs above, `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` for old browsers;
+ * - `Referrer-Policy: no-referrer` everywhere: a customer page's URL carries its link token,
+ *   and the merchant's return page must not receive it in `Referer`;
+ * - HSTS only when the public origin is https (on plain http it would be ignored, or wrong
+ *   behind a local proxy);
+ * - `Cache-Control: no-store` on /api and /trpc: payment data and link sessions must not sit in
+ *   a browser or proxy cache (a route may still say otherwise, e.g. the public OpenAPI document).
+ * Bank logos stay loadable from merchants' checkouts (Cross-Origin-Resource-Policy: cross-origin).
+ */
+export async function securityHeaders(
+  app: FastifyInstance,
+  options: { publicBaseUrl: string },
+): Promise<void> {
+  const https = options.publicBaseUrl.startsWith('https:');
+  // Route options are read by helmet's own onRoute hook, which runs after this one.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) {
+      route.helmet = { contentSecurityPolicy: { useDefaults: false, directives: DOCS_CSP } };
+    } else if (route.url.startsWith('/bank-logos')) {
+      route.helmet = { crossOriginResourcePolicy: { policy: 'cross-origin' } };
+    }
+  });
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: PAGE_CSP },
+    referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (NOT_CACHEABLE.test(request.url)) reply.header('cache-control', 'no-store');
+  });
+}
