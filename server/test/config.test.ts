@@ -82,4 +82,30 @@ describe('loadConfig', () => {
       /short-secret-value/,
     );
   });
+
+  test('with DATABASE_URL (a deployment), a link secret is required; a previous one may sit beside it', async () => {
+    const dataDir = await tempDir();
+    const database = { DATABASE_URL: 'postgres://u:p@db:5432/pis' };
+    expect(() => loadConfig(database, dataDir)).toThrow(
+      /LINK_SIGNING_SECRET: is required when DATABASE_URL is set/,
+    );
+    expect(() => loadConfig({ ...database, LINK_SIGNING_SECRET: '' }, dataDir)).toThrow(ConfigError);
+    const rotating = loadConfig(
+      { ...database, LINK_SIGNING_SECRET: 'n'.repeat(40), LINK_SIGNING_SECRET_PREVIOUS: 'o'.repeat(40) },
+      dataDir,
+    );
+    expect(rotating).toMatchObject({
+      linkSigningSecret: 'n'.repeat(40),
+      previousLinkSigningSecret: 'o'.repeat(40),
+    });
+    expect(() => loadConfig({ LINK_SIGNING_SECRET_PREVIOUS: 'o'.repeat(40) }, dataDir)).toThrow(
+      /LINK_SIGNING_SECRET_PREVIOUS: needs LINK_SIGNING_SECRET/,
+    );
+    expect(() =>
+      loadConfig(
+        { ...database, LINK_SIGNING_SECRET: 'n'.repeat(40), LINK_SIGNING_SECRET_PREVIOUS: 'short' },
+        dataDir,
+      ),
+    ).toThrow(/LINK_SIGNING_SECRET_PREVIOUS: must be at least 32 characters/);
+  });
 });

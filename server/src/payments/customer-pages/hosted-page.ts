@@ -39,7 +39,11 @@ export async function hostedSession(deps: PaymentsDeps, token: string): Promise<
       bank?.country ??
       (countries.includes(DEFAULT_COUNTRY) ? DEFAULT_COUNTRY : (countries[0] ?? DEFAULT_COUNTRY)),
     next: waitingAtMockBank(record)
-      ? { mockBankUrl: customerLink(deps.config, 'mock-bank', record.id, deps.clock.now()).url }
+      ? // Bound by this hosted link: an old hosted link cannot mint a Mock bank link that outlives it.
+        {
+          mockBankUrl: customerLink(deps.config, 'mock-bank', record.id, deps.clock.now(), claims.expiresAt)
+            .url,
+        }
       : null,
   };
 }

@@ -1,5 +1,6 @@
 import { AppError, isTerminal, merchantReturnUrl, type Outcome, type PaymentRecord } from '@pis/shared';
-import { type LinkClaims, type LinkPurpose, verifyLinkToken } from '../../links/link-token.ts';
+import { openCustomerLink } from '../../links/customer-links.ts';
+import type { LinkClaims, LinkPurpose } from '../../links/link-token.ts';
 import { type LoadedPayment, loadPayment } from '../load-payment.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
 import { refreshPayment } from '../refresh-payment.ts';
@@ -14,7 +15,7 @@ export interface OpenedLink extends LoadedPayment {
  * forged one.
  */
 export async function openLink(deps: PaymentsDeps, token: string, purpose: LinkPurpose): Promise<OpenedLink> {
-  const claims = verifyLinkToken(deps.config.linkSigningSecret, token, purpose, deps.clock.now());
+  const claims = openCustomerLink(deps.config, token, purpose, deps.clock.now());
   const scope = { paymentId: claims.paymentId };
   let loaded: LoadedPayment;
   try {
