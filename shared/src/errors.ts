@@ -15,6 +15,12 @@ export const ERROR_KINDS = {
   NOT_FOUND: { status: 404, publicCode: false },
   PAYMENT_NOT_CANCELLABLE: { status: 409, publicCode: true },
   IDEMPOTENCY_KEY_REUSED: { status: 409, publicCode: true },
+  /** A duplicate of a create that is still running (its provider call not answered yet). */
+  IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, publicCode: true },
+  /** A provider call (start at the bank, cancel) is in flight for this payment; try again shortly. */
+  PROVIDER_CALL_IN_PROGRESS: { status: 409, publicCode: true },
+  /** The merchant's organization is suspended: its customers' pages take no action. */
+  MERCHANT_SUSPENDED: { status: 403, publicCode: true },
   PAYMENT_ALREADY_DECIDED: { status: 409, publicCode: true },
   BANK_NOT_CHOSEN: { status: 409, publicCode: true },
   LINK_EXPIRED: { status: 410, publicCode: true },
