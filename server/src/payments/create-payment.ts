@@ -3,6 +3,7 @@ import {
   type CreatedPayment,
   type CreatePaymentCommand,
   checkCreateRules,
+  checkReturnUrl,
   newEndToEndId,
   newPaymentId,
   providerNotConfigured,
@@ -13,6 +14,7 @@ import {
 } from '@pis/shared';
 import { preparedQuery } from '../db/prepared-query.ts';
 import { customerLink } from '../links/customer-links.ts';
+import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import { announceNextDue } from './apply-payment-event.ts';
 import {
@@ -43,6 +45,12 @@ export async function createPayment(
   idempotencyKey?: string,
 ): Promise<CreatedPayment> {
   const provider = usableProvider(deps, caller, command);
+  if (command.redirectUrl) {
+    checkReturnUrl(command.redirectUrl, {
+      serviceBaseUrl: deps.config.publicBaseUrl,
+      allowedReturnOrigins: await allowedReturnOrigins(deps.em, caller.organizationId),
+    });
+  }
   const now = deps.clock.now();
   const claim: IdempotencyClaim | undefined = idempotencyKey
     ? {

@@ -42,7 +42,7 @@ export function blockingMockProvider(links: LinkConfig) {
       return started;
     },
     readStatus: (payment, now) => inner.readStatus(payment, now),
-    cancelPayment: async (payment, now) => {
+    cancelPayment: async (payment) => {
       await pass('cancel', payment.id);
       told.set(payment.id, 'cancelled');
       answered();
