@@ -15,7 +15,6 @@ import {
 import type { z } from 'zod';
 import { customerLink } from '../../links/customer-links.ts';
 import type { PaymentEvent } from '../apply-payment-event.ts';
-import { organizationView } from '../organization-view.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
 import { claimedProviderCall } from '../provider-claims.ts';
 import { openLink, paymentSummary } from './open-link.ts';
@@ -24,8 +23,7 @@ const DEFAULT_COUNTRY = 'GB';
 
 /** The hosted payment page: the payment, the bank (if chosen) and where the customer goes next. */
 export async function hostedSession(deps: PaymentsDeps, token: string): Promise<HostedSession> {
-  const { claims, record } = await openLink(deps, token, 'hosted');
-  const organization = await organizationView(deps.em, record.organizationId);
+  const { claims, record, organization } = await openLink(deps, token, 'hosted');
   const context = { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl };
   const bank = record.bankId ? (findBank(record.bankId, context) ?? null) : null;
   const countries = bankCountries(context);
@@ -59,8 +57,7 @@ export async function hostedBanks(
   token: string,
   filters: BankFilters,
 ): Promise<BankList> {
-  const { record } = await openLink(deps, token, 'hosted');
-  const organization = await organizationView(deps.em, record.organizationId);
+  const { record, organization } = await openLink(deps, token, 'hosted');
   return listBanks(
     { ...filters, provider: record.provider },
     { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl },
@@ -79,11 +76,10 @@ export async function chooseBank(
   token: string,
   bankId: string,
 ): Promise<{ redirectUrl: string }> {
-  const { claims, record } = await openLink(deps, token, 'hosted');
+  const { claims, record, organization } = await openLink(deps, token, 'hosted');
   if (record.flowType === 'EMBEDDED_HOSTED_PAGES' && record.bankId && bankId !== record.bankId) {
     throw validationFailed([{ field: 'bankId', message: 'is fixed by the merchant for this payment' }]);
   }
-  const organization = await organizationView(deps.em, record.organizationId);
   reachableBank(bankId, record.provider, {
     approvedProviders: organization.approvedProviders,
     baseUrl: deps.config.publicBaseUrl,
