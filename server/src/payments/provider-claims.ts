@@ -145,7 +145,8 @@ async function reconcileClaim(
     if (claim.action === 'start') {
       made = await provider.hasPayment({ ...record, bankId: claim.bankId ?? record.bankId }, now);
     } else {
-      await provider.cancelPayment(record, now);
+      // Cancelling a payment still PENDING needs no provider (cancelPayment in cancel-payment.ts).
+      if (record.status !== 'PENDING') await provider.cancelPayment(record, now);
       made = true;
     }
   } catch (error) {

@@ -271,6 +271,21 @@ describe('an unknown outcome is reconciled, not forgotten', () => {
     expect(await expectAgreesWithBank(payment.paymentId)).toBe('AUTHORIZING');
   });
 
+  test('a cancel of a PENDING payment left by a crash is applied without calling the bank', async () => {
+    const payment = await hostedPayment();
+    await orm.em.fork().insert(ProviderClaim, {
+      payment: payment.paymentId,
+      claimId: 'clm_crashed_cancel',
+      action: 'cancel',
+      bankId: null,
+      claimedAt: clock.now(),
+    });
+    pastReconcile();
+    expect(await reconcileProviderClaims(deps)).toMatchObject({ settled: 1 });
+    expect(bank.callsFor(payment.paymentId)).toBe(0);
+    expect(await expectAgreesWithBank(payment.paymentId)).toBe('CANCELLED');
+  });
+
   test('a cancel that timed out: approvals refused meanwhile, the job sends it again and applies it', async () => {
     const payment = await created(app, headers);
     bank.state.outcome = 'unknown';
