@@ -36,8 +36,8 @@ export interface ClaimedCall<T> {
   bankId?: string | null;
   /** The decision as a lifecycle step: throws (an AppError) when the payment cannot take it now. */
   decision: PaymentEvent;
-  /** The provider call, given the payment as it stood when claimed (null: no call needed). */
-  call: ((claimed: Change['record'], claimedAt: Date) => Promise<T>) | null;
+  /** The provider call, given the payment as it stood when claimed. */
+  call: (claimed: Change['record'], claimedAt: Date) => Promise<T>;
 }
 
 /** 502 for a provider call whose answer never came: the payment is reconciled, not forgotten. */
@@ -58,7 +58,7 @@ export async function claimedProviderCall<T>(
   deps: PaymentsDeps,
   scope: PaymentScope,
   call: ClaimedCall<T>,
-): Promise<{ applied: AppliedEvent; answer: T | undefined }> {
+): Promise<{ applied: AppliedEvent; answer: T }> {
   const claimId = randomId('clm');
   // The decision is only checked here: it is applied when the provider has answered.
   const claimed = await applyPaymentEvent(
@@ -73,20 +73,18 @@ export async function claimedProviderCall<T>(
   const claimedAt = deps.clock.now();
   await scheduleReconcile(deps, claimed.record.id, claimedAt);
 
-  let answer: T | undefined;
-  if (call.call) {
-    try {
-      answer = await call.call(claimed.record, claimedAt);
-    } catch (error) {
-      const context = { err: error, paymentId: claimed.record.id, action: call.action };
-      if (error instanceof ProviderOutcomeUnknownError) {
-        deps.logger.warn(context, 'provider outcome unknown; left to the reconcile job');
-        throw new ProviderOutcomeUnknown();
-      }
-      deps.logger.warn(context, 'provider call failed; claim dropped');
-      await applyPaymentEvent(deps, scope, catchUpOnly, { settles: claimId });
-      throw error instanceof AppError ? error : providerUnavailable();
+  let answer: T;
+  try {
+    answer = await call.call(claimed.record, claimedAt);
+  } catch (error) {
+    const context = { err: error, paymentId: claimed.record.id, action: call.action };
+    if (error instanceof ProviderOutcomeUnknownError) {
+      deps.logger.warn(context, 'provider outcome unknown; left to the reconcile job');
+      throw new ProviderOutcomeUnknown();
     }
+    deps.logger.warn(context, 'provider call failed; claim dropped');
+    await applyPaymentEvent(deps, scope, catchUpOnly, { settles: claimId });
+    throw error instanceof AppError ? error : providerUnavailable();
   }
   const applied = await applyPaymentEvent(deps, scope, call.decision, { settles: claimId });
   return { applied, answer };

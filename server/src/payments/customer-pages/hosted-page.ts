@@ -106,5 +106,5 @@ export async function chooseBank(
       },
     },
   );
-  return { redirectUrl: answer as string };
+  return { redirectUrl: answer };
 }
