@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, DEFAULT_EMBEDDED_PG_PORT, loadConfig, REPO_ROOT } from '../src/config.ts';
 
+const run = promisify(execFile);
 const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'pis-config-'));
 
 describe('loadConfig', () => {
@@ -107,5 +110,16 @@ describe('loadConfig', () => {
         dataDir,
       ),
     ).toThrow(/LINK_SIGNING_SECRET_PREVIOUS: must be at least 32 characters/);
+  });
+
+  test('the server refuses to start with DATABASE_URL and no LINK_SIGNING_SECRET: exit 2, before any connection', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'postgres://u:p@127.0.0.1:1/none' };
+    delete env.LINK_SIGNING_SECRET;
+    const started = await run(process.execPath, [path.join(REPO_ROOT, 'server/src/main.ts')], { env }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(started.code).toBe(2);
+    expect(started.stderr).toContain('LINK_SIGNING_SECRET: is required when DATABASE_URL is set');
   });
 });
