@@ -87,14 +87,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  if (e.DATABASE_URL && !e.LINK_SIGNING_SECRET) {
+  const linkSigningSecret = e.LINK_SIGNING_SECRET;
+  if (e.DATABASE_URL && linkSigningSecret === undefined) {
     // A secret generated into a local folder differs per machine: a link signed by one replica
     // would be refused by the next.
     throw new ConfigError(
       'Invalid environment:\n  LINK_SIGNING_SECRET: is required when DATABASE_URL is set (every instance must sign customer links with the same secret)',
     );
   }
-  if (e.LINK_SIGNING_SECRET_PREVIOUS && !e.LINK_SIGNING_SECRET) {
+  if (e.LINK_SIGNING_SECRET_PREVIOUS && linkSigningSecret === undefined) {
     throw new ConfigError(
       'Invalid environment:\n  LINK_SIGNING_SECRET_PREVIOUS: needs LINK_SIGNING_SECRET (the new secret) beside it',
     );
@@ -104,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    linkSigningSecret: e.LINK_SIGNING_SECRET ?? persistedSecret(dataDir, 'link-signing-secret'),
+    linkSigningSecret: linkSigningSecret ?? persistedSecret(dataDir, 'link-signing-secret'),
     previousLinkSigningSecret: e.LINK_SIGNING_SECRET_PREVIOUS,
     logLevel: e.LOG_LEVEL,
     runWorker: e.RUN_WORKER,
