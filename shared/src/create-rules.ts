@@ -116,7 +116,15 @@ export const ReturnOrigin = z
   .refine(
     (value) => {
       const url = URL.parse(value);
-      return url !== null && /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '');
+      return (
+        url !== null &&
+        /^https?:$/.test(url.protocol) &&
+        url.username === '' &&
+        url.password === '' &&
+        url.pathname === '/' &&
+        !value.includes('?') &&
+        !value.includes('#')
+      );
     },
     { error: 'must be an origin such as https://shop.example (scheme, host and optional port only)' },
   )
