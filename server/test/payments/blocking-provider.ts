@@ -16,7 +16,7 @@ export function blockingMockProvider(links: LinkConfig) {
   const calls: { call: Call; paymentId: string }[] = [];
   const told = new Map<string, 'started' | 'cancelled'>();
   const state = { outcome: 'ok' as 'ok' | 'unknown' | 'down' };
-  let gate: { entered: () => void; released: Promise<void> } | undefined;
+  let gate: { entered: () => void; released: Promise<void>; release: () => void } | undefined;
 
   const pass = async (call: Call, paymentId: string) => {
     calls.push({ call, paymentId });
@@ -71,14 +71,17 @@ export function blockingMockProvider(links: LinkConfig) {
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
-      gate = { entered, released };
-      return {
-        entered: arrived,
-        release: () => {
-          gate = undefined;
-          release();
-        },
+      const open = () => {
+        gate = undefined;
+        release();
       };
+      gate = { entered, released, release: open };
+      return { entered: arrived, release: open };
+    },
+    /** After each test: nothing left waiting inside the provider, and calls succeed again. */
+    reset() {
+      gate?.release();
+      state.outcome = 'ok';
     },
   };
 }

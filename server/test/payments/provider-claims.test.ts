@@ -1,5 +1,5 @@
 import { isTerminal } from '@pis/shared';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { Payment, PaymentHistory, ProviderClaim } from '../../src/db/entities/index.ts';
 import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
 import { RECONCILE_CLAIM_AFTER_MS, reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
@@ -35,6 +35,8 @@ const providers = createProviderRegistry([bank.provider]);
 const { app, factories, clock, config, orm } = await createTestApp({ providers });
 const { headers } = await factories.createMerchant();
 const deps = domainDeps(orm, clock, config, { providers });
+// A failed test must not leave the next one waiting behind a held call.
+afterEach(() => bank.reset());
 
 const cancel = (id: string) => post(app, headers, `/api/payments/${id}/cancel`);
 const sandboxApprove = (id: string, body: Record<string, unknown> = {}) =>
