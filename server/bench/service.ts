@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -20,7 +21,16 @@ export interface Service {
 }
 
 export async function startService(databaseUrl: string, dataDir: string): Promise<Service> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RUN_WORKER: 'true' }, dataDir);
+  const config = loadConfig(
+    {
+      DATABASE_URL: databaseUrl,
+      // An external database means a deployment, which must bring its own link secret.
+      LINK_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+      LOG_LEVEL: 'warn',
+      RUN_WORKER: 'true',
+    },
+    dataDir,
+  );
   const logger = createLogger(config.logLevel, 'stderr');
   const shutdown = new GracefulShutdown(logger);
   const { database, background, app } = await startServiceParts(

@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   HOST: optional(z.string()),
   PUBLIC_BASE_URL: optional(z.url({ protocol: /^https?$/ })),
   LINK_SIGNING_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+  LINK_SIGNING_SECRET_PREVIOUS: optional(z.string().min(32, 'must be at least 32 characters')),
   LOG_LEVEL: z.preprocess(
     unsetIfEmpty,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -57,7 +58,13 @@ export interface Config {
   host: string;
   /** Origin used in links sent to customers and in the OpenAPI `servers`; no trailing slash. */
   publicBaseUrl: string;
+  /** Signs new customer links (and verifies them). */
   linkSigningSecret: string;
+  /**
+   * During a rotation, the secret that signed links still in customers' hands: they verify until
+   * they expire (at most an hour), then the variable can go.
+   */
+  previousLinkSigningSecret?: string | undefined;
   logLevel: LogLevel;
   runWorker: boolean;
   embeddedPgDir: string;
@@ -80,12 +87,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const linkSigningSecret = e.LINK_SIGNING_SECRET;
+  if (e.DATABASE_URL && linkSigningSecret === undefined) {
+    // A secret generated into a local folder differs per machine: a link signed by one replica
+    // would be refused by the next.
+    throw new ConfigError(
+      'Invalid environment:\n  LINK_SIGNING_SECRET: is required when DATABASE_URL is set (every instance must sign customer links with the same secret)',
+    );
+  }
+  if (e.LINK_SIGNING_SECRET_PREVIOUS && linkSigningSecret === undefined) {
+    throw new ConfigError(
+      'Invalid environment:\n  LINK_SIGNING_SECRET_PREVIOUS: needs LINK_SIGNING_SECRET (the new secret) beside it',
+    );
+  }
   return {
     databaseUrl: e.DATABASE_URL,
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    linkSigningSecret: e.LINK_SIGNING_SECRET ?? persistedSecret(dataDir, 'link-signing-secret'),
+    linkSigningSecret: linkSigningSecret ?? persistedSecret(dataDir, 'link-signing-secret'),
+    previousLinkSigningSecret: e.LINK_SIGNING_SECRET_PREVIOUS,
     logLevel: e.LOG_LEVEL,
     runWorker: e.RUN_WORKER,
     embeddedPgDir: path.resolve(e.EMBEDDED_PG_DIR ?? path.join(dataDir, 'postgres')),

@@ -213,3 +213,49 @@ describe.concurrent('operator CLI as a process', () => {
     expect(result.stdout).toContain('key:create --org ID --permissions read|write|read,write');
   });
 });
+
+describe('operator CLI: org:set-return-origins', () => {
+  test("sets, normalises and clears an organization's allowed return origins; bad origins exit 2 and change nothing", async () => {
+    const { organizationId } = await createOrganization(orm.em.fork(), 'Origins Ltd', systemClock);
+    const stored = async () =>
+      (await orm.em.fork().findOneOrFail(Organization, { id: organizationId })).allowedReturnOrigins;
+
+    const set = oneJsonLine(
+      await admin(
+        'org:set-return-origins',
+        '--org',
+        organizationId,
+        '--origins',
+        'https://a.example, http://localhost:8080/,https://a.example',
+      ),
+    );
+    expect(set).toEqual({
+      organizationId,
+      allowedReturnOrigins: ['https://a.example', 'http://localhost:8080'],
+    });
+    expect(await stored()).toEqual(['https://a.example', 'http://localhost:8080']);
+
+    const refused = await admin(
+      'org:set-return-origins',
+      '--org',
+      organizationId,
+      '--origins',
+      'https://b.example/path,ftp://c.example',
+    );
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain('origins.0: must be an origin such as https://shop.example');
+    expect(refused.stderr).toContain('origins.1');
+    expect(await stored()).toEqual(['https://a.example', 'http://localhost:8080']);
+
+    expect(
+      oneJsonLine(await admin('org:set-return-origins', '--org', organizationId, '--origins', '')),
+    ).toEqual({
+      organizationId,
+      allowedReturnOrigins: [],
+    });
+    expect(await stored()).toBeNull();
+    expect(() => prepareCommand(['org:set-return-origins', '--org', 'org_x'], systemClock)).toThrow(
+      '--origins is required',
+    );
+  });
+});

@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, DEFAULT_EMBEDDED_PG_PORT, loadConfig, REPO_ROOT } from '../src/config.ts';
 
+const run = promisify(execFile);
 const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'pis-config-'));
 
 describe('loadConfig', () => {
@@ -81,5 +84,42 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LINK_SIGNING_SECRET: 'short-secret-value' }, dataDir)).not.toThrow(
       /short-secret-value/,
     );
+  });
+
+  test('with DATABASE_URL (a deployment), a link secret is required; a previous one may sit beside it', async () => {
+    const dataDir = await tempDir();
+    const database = { DATABASE_URL: 'postgres://u:p@db:5432/pis' };
+    expect(() => loadConfig(database, dataDir)).toThrow(
+      /LINK_SIGNING_SECRET: is required when DATABASE_URL is set/,
+    );
+    expect(() => loadConfig({ ...database, LINK_SIGNING_SECRET: '' }, dataDir)).toThrow(ConfigError);
+    const rotating = loadConfig(
+      { ...database, LINK_SIGNING_SECRET: 'n'.repeat(40), LINK_SIGNING_SECRET_PREVIOUS: 'o'.repeat(40) },
+      dataDir,
+    );
+    expect(rotating).toMatchObject({
+      linkSigningSecret: 'n'.repeat(40),
+      previousLinkSigningSecret: 'o'.repeat(40),
+    });
+    expect(() => loadConfig({ LINK_SIGNING_SECRET_PREVIOUS: 'o'.repeat(40) }, dataDir)).toThrow(
+      /LINK_SIGNING_SECRET_PREVIOUS: needs LINK_SIGNING_SECRET/,
+    );
+    expect(() =>
+      loadConfig(
+        { ...database, LINK_SIGNING_SECRET: 'n'.repeat(40), LINK_SIGNING_SECRET_PREVIOUS: 'short' },
+        dataDir,
+      ),
+    ).toThrow(/LINK_SIGNING_SECRET_PREVIOUS: must be at least 32 characters/);
+  });
+
+  test('the server refuses to start with DATABASE_URL and no LINK_SIGNING_SECRET: exit 2, before any connection', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'postgres://u:p@127.0.0.1:1/none' };
+    delete env.LINK_SIGNING_SECRET;
+    const started = await run(process.execPath, [path.join(REPO_ROOT, 'server/src/main.ts')], { env }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(started.code).toBe(2);
+    expect(started.stderr).toContain('LINK_SIGNING_SECRET: is required when DATABASE_URL is set');
   });
 });

@@ -104,3 +104,61 @@ export const checkCreateRules = (command: CreatePaymentCommand, context: CreateR
   }
   if (command.bankId) reachableBank(command.bankId, command.provider, context);
 };
+
+/**
+ * An origin a merchant allows return URLs to go to: `https://shop.example` or
+ * `http://localhost:8080`, exactly (no path, query or user information), as `URL.origin` spells it.
+ */
+export const ReturnOrigin = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine(
+    (value) => {
+      const url = URL.parse(value);
+      return (
+        url !== null &&
+        /^https?:$/.test(url.protocol) &&
+        url.username === '' &&
+        url.password === '' &&
+        url.pathname === '/' &&
+        !value.includes('?') &&
+        !value.includes('#')
+      );
+    },
+    { error: 'must be an origin such as https://shop.example (scheme, host and optional port only)' },
+  )
+  .transform((value) => (URL.parse(value) as URL).origin);
+
+export type ReturnUrlContext = {
+  /** This service's public origin: a return URL must not lead the customer back into its pages. */
+  serviceBaseUrl: string;
+  /** The organization's allowed return origins; empty: any. */
+  allowedReturnOrigins: readonly string[];
+};
+
+/**
+ * The return-URL rules that need more than the body (which already refuses user information):
+ * not this service's own pages (a "return" into the Mock bank or another customer's page would
+ * deceive the customer), and one of the organization's allowed origins when it set any.
+ */
+export const checkReturnUrl = (redirectUrl: string | undefined, context: ReturnUrlContext): void => {
+  if (!redirectUrl) return;
+  const origin = new URL(redirectUrl).origin;
+  if (origin === new URL(context.serviceBaseUrl).origin) {
+    throw validationFailed([
+      {
+        field: 'redirectUrl',
+        message: "must point at the merchant's site, not at this payment service's pages",
+      },
+    ]);
+  }
+  if (context.allowedReturnOrigins.length > 0 && !context.allowedReturnOrigins.includes(origin)) {
+    throw validationFailed([
+      {
+        field: 'redirectUrl',
+        message: `must be on one of your organization's allowed return origins (${context.allowedReturnOrigins.join(', ')})`,
+      },
+    ]);
+  }
+};

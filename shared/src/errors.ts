@@ -43,6 +43,21 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'The Idempotency-Key was used with another body in the last 24 hours',
   },
+  IDEMPOTENCY_KEY_IN_PROGRESS: {
+    status: 409,
+    publicCode: true,
+    description: 'A create with this Idempotency-Key is still running; retry in a few seconds',
+  },
+  PROVIDER_CALL_IN_PROGRESS: {
+    status: 409,
+    publicCode: true,
+    description: 'The payment is being sent to (or cancelled at) its bank by another request; retry shortly',
+  },
+  MERCHANT_SUSPENDED: {
+    status: 403,
+    publicCode: true,
+    description: "Customer pages only: the merchant's organization is suspended",
+  },
   PAYMENT_ALREADY_DECIDED: {
     status: 409,
     publicCode: true,

@@ -219,6 +219,14 @@ export const ProviderCode = z
 export const RedirectUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
   .max(2048)
+  // `https://bank.example@evil.example/` shows the customer a trusted name and goes elsewhere.
+  .refine(
+    (value) => {
+      const url = URL.parse(value);
+      return !url || (url.username === '' && url.password === '');
+    },
+    { error: 'must not contain user information (the user:password@ part)' },
+  )
   .meta({ description: 'Where the customer returns; paymentId and status are added to its query' });
 
 /** Integer query parameter: query strings arrive as text, tRPC callers send numbers. */

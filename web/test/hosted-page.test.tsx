@@ -5,7 +5,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { leavePage } from '../src/api/leave-page.ts';
 import { bank, GB_BANKS, hostedSession, IE_BANKS } from './msw/fixtures.ts';
 import { server } from './msw/server.ts';
-import { ALREADY_DECIDED, LINK_EXPIRED, LINK_INVALID, trpcMutation, trpcQuery } from './msw/trpc-handlers.ts';
+import {
+  ALREADY_DECIDED,
+  failure,
+  LINK_EXPIRED,
+  LINK_INVALID,
+  trpcMutation,
+  trpcQuery,
+} from './msw/trpc-handlers.ts';
 import { renderAt } from './render-at.tsx';
 
 vi.mock('../src/api/leave-page.ts', () => ({ leavePage: vi.fn() }));
@@ -186,6 +193,16 @@ describe('hosted payment page', () => {
     renderAt('/pay/tok');
     expect(await screen.findByRole('heading', { name: 'This link has expired' })).toBeTruthy();
     expect(screen.getByText(/valid for 1 hour/)).toBeTruthy();
+  });
+
+  it("a suspended merchant's payment: a clear page, no bank picker, no retry", async () => {
+    server.use(trpcQuery('pages.hostedSession', () => failure('MERCHANT_SUSPENDED', 403)));
+    renderAt('/pay/tok');
+    expect(
+      await screen.findByRole('heading', { name: 'This merchant can’t take payments right now' }),
+    ).toBeTruthy();
+    expect(screen.getByText(/Nothing has been paid/)).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
   });
 
   it('a tampered link says so', async () => {

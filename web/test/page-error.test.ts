@@ -19,6 +19,8 @@ describe('toPageError', () => {
     ['LINK_INVALID', 400],
     ['LINK_EXPIRED', 410],
     ['PAYMENT_ALREADY_DECIDED', 409],
+    ['PROVIDER_CALL_IN_PROGRESS', 409],
+    ['MERCHANT_SUSPENDED', 403],
     ['NOT_FOUND', 404],
     ['VALIDATION_FAILED', 400],
   ])('reads the app kind %s from the error data', async (kind, status) => {

@@ -5,12 +5,14 @@ import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import { ARTIFACTS_DIR, childEnv, REPO_ROOT, WEB_DIST } from './e2e-config.ts';
 import { startServer } from './server-process.ts';
+import { type SuspendedMerchantLinks, suspendedMerchantLinks } from './suspended-merchant.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     apiKey: string;
     linkSigningSecret: string;
+    suspendedMerchantLinks: SuspendedMerchantLinks;
   }
 }
 
@@ -31,6 +33,7 @@ export default async function setup(project: TestProject) {
     project.provide('baseUrl', server.baseUrl);
     project.provide('apiKey', String(key.apiKey ?? key.key));
     project.provide('linkSigningSecret', server.linkSigningSecret);
+    project.provide('suspendedMerchantLinks', await suspendedMerchantLinks(server));
   } catch (error) {
     await server.stop();
     throw error;

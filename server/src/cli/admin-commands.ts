@@ -34,6 +34,13 @@ const PermissionList = z
   .transform((text) => text.split(',').map((part) => part.trim()))
   .pipe(z.array(z.enum(['read', 'write'])).min(1))
   .transform((list) => ({ read: list.includes('read'), write: list.includes('write') }));
+/** Comma-separated; an empty value clears the list. */
+const OriginList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== ''),
+);
 const ExpiresAt = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()])
   .transform((text) => new Date(text));
@@ -73,6 +80,17 @@ export const COMMANDS: Record<string, Command> = {
       const org = value(Id, values, 'org');
       const provider = value(ProviderCode, values, 'provider');
       return (actions, em) => actions.approveProvider(em, org, provider, clock);
+    },
+  },
+  'org:set-return-origins': {
+    usage:
+      'org:set-return-origins --org ID --origins https://a.example,https://b.example (empty: any origin)',
+    options: { org: { type: 'string' }, origins: { type: 'string' } },
+    prepare: (values) => {
+      const org = value(Id, values, 'org');
+      const origins = value(OriginList, values, 'origins');
+      // The origins themselves are checked by the domain function (VALIDATION_FAILED, exit 2).
+      return (actions, em) => actions.setAllowedReturnOrigins(em, org, origins);
     },
   },
   'key:create': {

@@ -57,7 +57,8 @@ try {
 } catch (error) {
   // Unknown organization or key: the operator's mistake, and nothing was written.
   if (error instanceof AppError && error.status < 500) {
-    process.stderr.write(`error: ${error.message}\n`);
+    const details = (error.details ?? []).map((detail) => `\n  ${detail.field}: ${detail.message}`).join('');
+    process.stderr.write(`error: ${error.message}${details}\n`);
     exitCode = EXIT_USAGE;
   } else {
     process.stderr.write(

@@ -14,6 +14,11 @@ export interface JobDeps {
   catchUpPayments(paymentIds: readonly string[]): Promise<number>;
   /** Ids of unfinished payments whose `next_due_at` is at or before `now`, oldest due first. */
   findDuePaymentIds(now: Date, limit: number): Promise<string[]>;
+  /**
+   * Asks the providers about every claim whose call never answered (payments/provider-claims.ts);
+   * resolves to how many could not be settled yet.
+   */
+  reconcileProviderClaims(): Promise<{ open: number }>;
   /** Deletes Idempotency-Keys past their 24 h; resolves to how many went. */
   purgeExpiredIdempotencyKeys(now: Date): Promise<number>;
 }

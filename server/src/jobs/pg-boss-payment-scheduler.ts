@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { DuePayment, PaymentBatchScheduler } from '../payments/payment-scheduler.ts';
 import type { JobQueue } from './job-queue.ts';
 import { PAYMENT_DUE_LEAD_MS, paymentDueJob } from './payment-due-job.ts';
+import { providerClaimJob } from './provider-claim-job.ts';
 
 /**
  * Due times further away than this get no job; the sweep (every few seconds) catches them up.
@@ -32,5 +33,8 @@ export function createPgBossPaymentScheduler(queue: JobQueue, clock: Clock): Pay
   return {
     paymentsDue,
     paymentDue: (paymentId, dueAt) => paymentsDue([{ paymentId, dueAt }]),
+    providerClaimDue: async (paymentId, dueAt) => {
+      await queue.send(providerClaimJob, { paymentId }, { startAfter: dueAt });
+    },
   };
 }

@@ -9,6 +9,8 @@ import { findDuePaymentIds } from '../payments/catch-up-payment.ts';
 import { catchUpPayments } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+import { reconcileProviderClaims } from '../payments/provider-claims.ts';
+import { defaultProviderRegistry } from '../providers/default-providers.ts';
 
 export interface BackgroundDeps {
   config: Config;
@@ -46,6 +48,12 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         catchUpPayments: (paymentIds) => catchUpPayments(catchUp, paymentIds),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(deps.orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(deps.orm.em, now),
+        reconcileProviderClaims: () =>
+          reconcileProviderClaims({
+            ...catchUp,
+            config: deps.config,
+            providers: defaultProviderRegistry(deps.config),
+          }),
       });
     }
   } catch (error) {

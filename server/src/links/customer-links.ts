@@ -1,29 +1,50 @@
 import type { Config } from '../config.ts';
-import { LINK_LIFETIME_SECONDS, type LinkClaims, type LinkPurpose, signLinkToken } from './link-token.ts';
+import {
+  LINK_LIFETIME_SECONDS,
+  type LinkClaims,
+  type LinkPurpose,
+  signLinkToken,
+  verifyLinkToken,
+} from './link-token.ts';
 
 /** The page each link opens (routes of the web app). */
 const PAGE_PATH: Record<LinkPurpose, string> = { hosted: '/pay', 'mock-bank': '/mock-bank' };
 
-export type LinkConfig = Pick<Config, 'publicBaseUrl' | 'linkSigningSecret'>;
+export type LinkConfig = Pick<Config, 'publicBaseUrl' | 'linkSigningSecret' | 'previousLinkSigningSecret'>;
 
 export interface CustomerLink {
   url: string;
   expiresAt: Date;
 }
 
-/** A fresh signed link to a customer page, valid for that page's lifetime from `now`. */
+/**
+ * A fresh signed link to a customer page, valid for that page's lifetime from `now`. A link
+ * derived from another one (the Mock bank link a hosted page hands out) passes `notAfter`, the
+ * expiry of the link it came from: whoever holds a link can never get one that outlives it.
+ */
 export function customerLink(
   config: LinkConfig,
   purpose: LinkPurpose,
   paymentId: string,
   now: Date,
+  notAfter?: Date,
 ): CustomerLink {
-  const claims: LinkClaims = {
-    paymentId,
-    purpose,
-    // Whole seconds: the token stores Unix seconds, so the claimed expiry equals the real one.
-    expiresAt: new Date(Math.floor(now.getTime() / 1000) * 1000 + LINK_LIFETIME_SECONDS[purpose] * 1000),
-  };
+  // Whole seconds: the token stores Unix seconds, so the claimed expiry equals the real one.
+  const full = Math.floor(now.getTime() / 1000) * 1000 + LINK_LIFETIME_SECONDS[purpose] * 1000;
+  const bound = notAfter === undefined ? full : Math.floor(notAfter.getTime() / 1000) * 1000;
+  const claims: LinkClaims = { paymentId, purpose, expiresAt: new Date(Math.min(full, bound)) };
   const token = signLinkToken(config.linkSigningSecret, claims);
   return { url: `${config.publicBaseUrl}${PAGE_PATH[purpose]}/${token}`, expiresAt: claims.expiresAt };
+}
+
+/** Verifies a customer link's token with the current secret, or the previous one during a rotation. */
+export function openCustomerLink(
+  config: LinkConfig,
+  token: string,
+  purpose: LinkPurpose,
+  now: Date,
+): LinkClaims {
+  const secrets = [config.linkSigningSecret];
+  if (config.previousLinkSigningSecret) secrets.push(config.previousLinkSigningSecret);
+  return verifyLinkToken(secrets, token, purpose, now);
 }

@@ -3,8 +3,9 @@ import { AppError, HOSTED_LINK_TTL_SECONDS, MOCK_BANK_LINK_TTL_SECONDS } from '@
 import { z } from 'zod';
 
 /**
- * Customer links carry a compact signed token: `base64url(payload).base64url(mac)`, the MAC an
- * HMAC-SHA256 over the encoded payload. The payload names the payment, what the link is for
+ * Customer links carry a compact signed token: `keyId.base64url(payload).base64url(mac)`, the MAC
+ * an HMAC-SHA256 over `keyId.payload` and the key id naming the secret that signed it (see
+ * linkKeyId). The payload names the payment, what the link is for
  * and when it stops working; nothing else is needed to serve the page, and nothing in it is
  * secret (ids are unguessable anyway, the MAC is what grants access).
  */
@@ -26,8 +27,25 @@ export interface LinkClaims {
 /** Short keys keep the URL short: p = payment id, u = purpose, e = expiry (Unix seconds). */
 const Payload = z.object({ p: z.string().min(1).max(200), u: z.enum(['hosted', 'mock-bank']), e: z.int() });
 
-const mac = (secret: string, encodedPayload: string) =>
-  createHmac('sha256', secret).update(encodedPayload, 'utf8').digest();
+const mac = (secret: string, signed: string) => createHmac('sha256', secret).update(signed, 'utf8').digest();
+
+/**
+ * A short public name for a secret (an HMAC of a constant, so it tells nothing about the secret),
+ * written into every token so that during a rotation the verifier knows which of the current and
+ * previous secrets signed it without trying both.
+ */
+export const linkKeyId = (secret: string): string =>
+  createHmac('sha256', secret)
+    .update('pis-link-key-id', 'utf8')
+    .digest()
+    .subarray(0, 6)
+    .toString('base64url');
+
+/**
+ * The secrets links verify with: the current one (which signs) first, then the previous one
+ * during a rotation, so links already sent keep working until they expire.
+ */
+export type LinkSecrets = string | readonly string[];
 
 export function signLinkToken(secret: string, claims: LinkClaims): string {
   const payload = {
@@ -36,7 +54,20 @@ export function signLinkToken(secret: string, claims: LinkClaims): string {
     e: Math.floor(claims.expiresAt.getTime() / 1000),
   };
   const encoded = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  return `${encoded}.${mac(secret, encoded).toString('base64url')}`;
+  const signed = `${linkKeyId(secret)}.${encoded}`;
+  return `${signed}.${mac(secret, signed).toString('base64url')}`;
+}
+
+/**
+ * Bytes of a base64url part, or undefined unless the text is exactly their canonical encoding:
+ * Node's decoder skips what it does not understand (`=`, `%`, spare trailing bits), so without
+ * this `TOKEN==` or `TOKEN%%` would verify as well as `TOKEN`, and one link would have many
+ * spellings.
+ */
+function canonicalBytes(text: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : undefined;
 }
 
 const invalid = () =>
@@ -47,16 +78,26 @@ const invalid = () =>
  * with another secret or meant for the other page is LINK_INVALID (one message: a forger learns
  * nothing); a genuine but old token is LINK_EXPIRED, saying how long such links last.
  */
-export function verifyLinkToken(secret: string, token: string, purpose: LinkPurpose, now: Date): LinkClaims {
-  const [encoded, signature, extra] = token.split('.');
-  if (!encoded || !signature || extra !== undefined) throw invalid();
-  const expected = mac(secret, encoded);
-  const given = Buffer.from(signature, 'base64url');
+export function verifyLinkToken(
+  secrets: LinkSecrets,
+  token: string,
+  purpose: LinkPurpose,
+  now: Date,
+): LinkClaims {
+  const [keyId, encoded, signature, extra] = token.split('.');
+  if (!keyId || !encoded || !signature || extra !== undefined) throw invalid();
+  const secret = (typeof secrets === 'string' ? [secrets] : secrets).find(
+    (candidate) => linkKeyId(candidate) === keyId,
+  );
+  const given = canonicalBytes(signature);
+  const payloadBytes = canonicalBytes(encoded);
+  if (!secret || !given || !payloadBytes) throw invalid();
+  const expected = mac(secret, `${keyId}.${encoded}`);
   // Length first: timingSafeEqual throws on different lengths.
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
   let payload: z.infer<typeof Payload>;
   try {
-    payload = Payload.parse(JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')));
+    payload = Payload.parse(JSON.parse(payloadBytes.toString('utf8')));
   } catch {
     throw invalid();
   }

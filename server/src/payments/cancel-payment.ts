@@ -1,14 +1,13 @@
-import { cancel, isTerminal, type Payment, providerNotConfigured, toPayment } from '@pis/shared';
-import { applyPaymentEvent } from './apply-payment-event.ts';
-import { loadPayment } from './load-payment.ts';
+import { cancel, type Payment, providerNotConfigured, toPayment } from '@pis/shared';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
-import { providerUnavailable } from './refresh-payment.ts';
+import { claimedProviderCall } from './provider-claims.ts';
 
 /**
  * POST /payments/{id}/cancel: CANCELLED / CANC / CUST, or 409 PAYMENT_NOT_CANCELLABLE once
- * finished. A payment already at its provider is withdrawn there first (outside the lock; if
- * the provider cannot be reached nothing changes and the caller gets 502). The decision itself
- * is made under the row lock, so a completion that wins the race makes this a 409.
+ * finished. The cancel is claimed under the row lock first, so a customer's approval or a bank
+ * choice racing it is refused (409 PROVIDER_CALL_IN_PROGRESS) and a timed completion waits;
+ * a payment already at its provider is then withdrawn there, and the cancel applied. If the
+ * provider cannot be reached nothing changes and the caller gets 502.
  */
 export async function cancelPayment(
   deps: PaymentsDeps,
@@ -16,17 +15,16 @@ export async function cancelPayment(
   paymentId: string,
 ): Promise<Payment> {
   const scope = { paymentId, organizationId: caller.organizationId };
-  const { record } = await loadPayment(deps.em, scope);
-  if (!isTerminal(record.status) && record.status !== 'PENDING') {
-    const provider = deps.providers.get(record.provider);
-    if (!provider) throw providerNotConfigured(record.provider);
-    try {
-      await provider.cancelPayment(record, deps.clock.now());
-    } catch (error) {
-      deps.logger.warn({ err: error, paymentId, provider: record.provider }, 'provider cancel failed');
-      throw providerUnavailable();
-    }
-  }
-  const applied = await applyPaymentEvent(deps, scope, cancel);
+  const { applied } = await claimedProviderCall(deps, scope, {
+    action: 'cancel',
+    decision: cancel,
+    call: async (claimed, claimedAt) => {
+      // Still PENDING: no provider has heard of it.
+      if (claimed.status === 'PENDING') return;
+      const provider = deps.providers.get(claimed.provider);
+      if (!provider) throw providerNotConfigured(claimed.provider);
+      await provider.cancelPayment(claimed, claimedAt);
+    },
+  });
   return toPayment(applied.record, applied.history);
 }

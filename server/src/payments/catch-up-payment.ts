@@ -12,7 +12,7 @@ export async function catchUpPayment(deps: PaymentsDeps, paymentId: string): Pro
   const row = await deps.em.fork().findOne(Payment, { id: paymentId }, { fields: ['id', 'nextDueAt'] });
   // Nothing due (another worker or a reader got there first): no lock, no transaction.
   if (!row?.nextDueAt || row.nextDueAt.getTime() > deps.clock.now().getTime()) return;
-  await applyPaymentEvent(deps, { paymentId }, catchUpOnly);
+  await applyPaymentEvent(deps, { paymentId }, catchUpOnly, { whileClaimed: 'hold' });
 }
 
 /** Unfinished payments whose `next_due_at` is at or before `now`, oldest due first. */

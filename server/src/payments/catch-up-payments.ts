@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { catchUp } from '@pis/shared';
 import type { Clock } from '../clock.ts';
-import { Payment } from '../db/entities/index.ts';
+import { Payment, ProviderClaim } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import { insertHistoryRows, toPaymentRecord, writeLifecycleState } from './payment-record.ts';
@@ -37,6 +37,14 @@ export async function catchUpPayments(
       { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
     );
     if (rows.length === 0) return 0;
+    // A payment whose provider call is claimed and unanswered waits at the claim's time (see
+    // applyPaymentEvent): its bank is being told about a decision made then.
+    const claimedAt = new Map(
+      (await em.find(ProviderClaim, { payment: { $in: rows.map((row) => row.id) } })).map((claim) => [
+        claim.payment,
+        claim.claimedAt,
+      ]),
+    );
     const lastSeq = new Map(
       (
         await em.execute<{ payment_id: string; seq: number }[]>(
@@ -49,7 +57,8 @@ export async function catchUpPayments(
     let count = 0;
     for (const row of rows) {
       const before = toPaymentRecord(row);
-      const change = catchUp(before, now);
+      const held = claimedAt.get(row.id);
+      const change = catchUp(before, held && held.getTime() < now.getTime() ? held : now);
       if (change.history.length === 0) continue;
       writeLifecycleState(row, change.record);
       insertHistoryRows(em, row.id, lastSeq.get(row.id) ?? 0, change.history);

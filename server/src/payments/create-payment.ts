@@ -1,23 +1,32 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import {
   type Change,
   type CreatedPayment,
   type CreatePaymentCommand,
   checkCreateRules,
+  checkReturnUrl,
   newEndToEndId,
   newPaymentId,
   providerNotConfigured,
+  randomId,
   receivePayment,
   sendToProvider,
   toCreatedPayment,
 } from '@pis/shared';
 import { preparedQuery } from '../db/prepared-query.ts';
 import { customerLink } from '../links/customer-links.ts';
-import type { PaymentProvider } from '../providers/payment-provider.ts';
+import { allowedReturnOrigins } from '../organizations/return-origins.ts';
+import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import { announceNextDue } from './apply-payment-event.ts';
-import { claimKey, findReplay, type IdempotencyClaim, requestHash } from './idempotency.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  dropIdempotencyClaim,
+  type IdempotencyClaim,
+  requestHash,
+} from './idempotency.ts';
 import { insertPaymentSql } from './payment-record.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { ProviderOutcomeUnknown } from './provider-claims.ts';
 import { providerUnavailable } from './refresh-payment.ts';
 
 /**
@@ -36,15 +45,49 @@ export async function createPayment(
   idempotencyKey?: string,
 ): Promise<CreatedPayment> {
   const provider = usableProvider(deps, caller, command);
+  if (command.redirectUrl) {
+    checkReturnUrl(command.redirectUrl, {
+      serviceBaseUrl: deps.config.publicBaseUrl,
+      allowedReturnOrigins: await allowedReturnOrigins(deps.em, caller.organizationId),
+    });
+  }
   const now = deps.clock.now();
   const claim: IdempotencyClaim | undefined = idempotencyKey
-    ? { organizationId: caller.organizationId, key: idempotencyKey, hash: requestHash(command) }
+    ? {
+        organizationId: caller.organizationId,
+        key: idempotencyKey,
+        hash: requestHash(command),
+        token: randomId('idem'),
+      }
     : undefined;
+  // Claimed before the provider hears of anything: a concurrent duplicate is refused (409) or,
+  // once this one is done, answered with its result.
   if (claim) {
-    const replay = await findReplay(deps.em, claim, now);
+    const replay = await claimIdempotencyKey(deps.em, claim, now);
     if (replay) return replay;
   }
+  try {
+    return await createClaimed(deps, caller, command, provider, now, claim);
+  } catch (error) {
+    // A provider whose answer never came may have started the payment: keep the key claimed
+    // (duplicates get 409 until the claim is abandoned) rather than start a second one.
+    if (claim && !(error instanceof ProviderOutcomeUnknown)) {
+      await dropIdempotencyClaim(deps.em, claim).catch((dropError: unknown) =>
+        deps.logger.warn({ err: dropError }, 'could not free an Idempotency-Key; it frees itself later'),
+      );
+    }
+    throw error;
+  }
+}
 
+async function createClaimed(
+  deps: PaymentsDeps,
+  caller: PaymentsCaller,
+  command: CreatePaymentCommand,
+  provider: PaymentProvider,
+  now: Date,
+  claim: IdempotencyClaim | undefined,
+): Promise<CreatedPayment> {
   const ids = { id: newPaymentId(), organizationId: caller.organizationId, endToEndId: newEndToEndId() };
   const received = receivePayment(command, ids, now);
   let change: Change = received;
@@ -58,25 +101,16 @@ export async function createPayment(
   }
   const created = toCreatedPayment(change.record, customerUrl);
 
-  // Without a key: one statement (payment + history), its own transaction. With one, the claim
-  // joins the same transaction.
+  // Without a key: one statement (payment + history), its own transaction. With one, completing
+  // the claimed key joins the same transaction.
   const insert = insertPaymentSql(change.record, change.history);
-  try {
-    if (claim) {
-      await deps.em.fork().transactional(async (em) => {
-        await em.execute(insert.statement.sql, insert.values, 'run');
-        await claimKey(em, claim, ids.id, created, now);
-      });
-    } else {
-      await preparedQuery(deps.em, insert.statement, insert.values);
-    }
-  } catch (error) {
-    // A concurrent request with the same key committed first: answer what it answered.
-    if (claim && error instanceof UniqueConstraintViolationException) {
-      const replay = await findReplay(deps.em, claim, now);
-      if (replay) return replay;
-    }
-    throw error;
+  if (claim) {
+    await deps.em.fork().transactional(async (em) => {
+      await em.execute(insert.statement.sql, insert.values, 'run');
+      await completeIdempotencyKey(em, claim, ids.id, created);
+    });
+  } else {
+    await preparedQuery(deps.em, insert.statement, insert.values);
   }
   await announceNextDue(deps, null, change.record);
   return created;
@@ -99,7 +133,11 @@ function usableProvider(
   return provider;
 }
 
-/** The provider's customer link; its failure means nothing was stored (502). */
+/**
+ * The provider's customer link; its failure means nothing was stored (502). API_ONLY creates call
+ * the provider before the row exists: nobody else can know the payment yet, so there is no
+ * concurrent decision to claim against; duplicates are held off by the Idempotency-Key claim.
+ */
 export async function startAtProvider(
   deps: PaymentsDeps,
   provider: PaymentProvider,
@@ -113,6 +151,7 @@ export async function startAtProvider(
       { err: error, paymentId: change.record.id, provider: provider.code },
       'provider start failed',
     );
+    if (error instanceof ProviderOutcomeUnknownError) throw new ProviderOutcomeUnknown();
     throw providerUnavailable();
   }
 }

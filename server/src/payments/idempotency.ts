@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type CreatedPayment, IDEMPOTENCY_KEY_TTL_MS, idempotencyKeyReused, stableJson } from '@pis/shared';
+import {
+  AppError,
+  type CreatedPayment,
+  IDEMPOTENCY_KEY_TTL_MS,
+  idempotencyKeyReused,
+  stableJson,
+} from '@pis/shared';
 import { IdempotencyKey } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 
@@ -20,51 +26,93 @@ export interface IdempotencyClaim {
   organizationId: string;
   key: string;
   hash: string;
+  /** This request's mark on the row while it is in progress. */
+  token: string;
 }
 
-/** The stored answer for this key, if it is live; 409 when it was used for another request. */
-export async function findReplay(
+/**
+ * An in-progress claim older than this belongs to a request that died (a create takes well under
+ * a second; a provider that hangs longer than this is reconciled, not waited for): a retry may
+ * take the key over.
+ */
+export const ABANDONED_CLAIM_MS = 2 * 60_000;
+
+export const idempotencyKeyInProgress = () =>
+  new AppError(
+    'IDEMPOTENCY_KEY_IN_PROGRESS',
+    'A request with this Idempotency-Key is still being processed; retry shortly to get its result',
+  );
+
+/**
+ * Claims the key for this request before anything else happens (before any provider call), in
+ * one statement: a new row "in progress", or a row taken over when it is past its 24 h or an
+ * abandoned claim. Otherwise the row that stands decides: another request's fingerprint is 409
+ * IDEMPOTENCY_KEY_REUSED, one still in progress 409 IDEMPOTENCY_KEY_IN_PROGRESS, a finished one
+ * is answered again (the returned response). Undefined: the key is this request's now, and it
+ * must be completed (completeIdempotencyKey) or dropped (dropIdempotencyClaim).
+ *
+ * A concurrent duplicate's insert waits on the primary key until this one commits, then sees
+ * the claim: two duplicates never both reach the provider.
+ */
+export async function claimIdempotencyKey(
   em: EntityManager,
   claim: IdempotencyClaim,
   now: Date,
 ): Promise<CreatedPayment | undefined> {
-  const row = await em.fork().findOne(IdempotencyKey, {
-    organization: claim.organizationId,
-    key: claim.key,
-    createdAt: { $gt: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) },
-  });
-  if (!row) return undefined;
-  if (row.requestHash !== claim.hash) {
-    throw idempotencyKeyReused();
-  }
+  const fork = em.fork();
+  const claimed = await fork.execute<{ claim_token: string }[]>(
+    `insert into idempotency_key (organization_id, key, request_hash, payment_id, response, claim_token, created_at)
+     values (?, ?, ?, null, null, ?, ?)
+     on conflict (organization_id, key) do update
+       set request_hash = excluded.request_hash, payment_id = null, response = null,
+           claim_token = excluded.claim_token, created_at = excluded.created_at
+       where idempotency_key.created_at <= ?
+          or (idempotency_key.response is null and idempotency_key.created_at <= ?)
+     returning claim_token`,
+    [
+      claim.organizationId,
+      claim.key,
+      claim.hash,
+      claim.token,
+      now,
+      new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS),
+      new Date(now.getTime() - ABANDONED_CLAIM_MS),
+    ],
+  );
+  if (claimed[0]?.claim_token === claim.token) return undefined;
+  const row = await fork.findOne(IdempotencyKey, { organization: claim.organizationId, key: claim.key });
+  // Purged between the two statements: a 24 h old key, free again; the retry claims it.
+  if (!row) throw idempotencyKeyInProgress();
+  if (row.requestHash !== claim.hash) throw idempotencyKeyReused();
+  if (!row.response) throw idempotencyKeyInProgress();
   return row.response;
 }
 
 /**
- * Claims the key inside the transaction that creates the payment. A concurrent request with
- * the same key blocks on the primary key until this one commits, then fails with a unique
- * violation and answers the stored response instead (see create-payment.ts).
+ * Inside the transaction that creates the payment: the claim becomes the stored answer. If this
+ * request no longer holds the claim (it ran past ABANDONED_CLAIM_MS and a retry took the key),
+ * the transaction must not commit: this throws.
  */
-export async function claimKey(
+export async function completeIdempotencyKey(
   em: EntityManager,
   claim: IdempotencyClaim,
   paymentId: string,
   response: CreatedPayment,
-  now: Date,
 ): Promise<void> {
-  // An expired key may be reused: drop the old row first, in the same transaction.
-  await em.nativeDelete(IdempotencyKey, {
+  const updated = await em.nativeUpdate(
+    IdempotencyKey,
+    { organization: claim.organizationId, key: claim.key, claimToken: claim.token },
+    { payment: paymentId, response, claimToken: null },
+  );
+  if (updated !== 1) throw idempotencyKeyInProgress();
+}
+
+/** The request failed before creating anything: the key is free for a retry. */
+export async function dropIdempotencyClaim(em: EntityManager, claim: IdempotencyClaim): Promise<void> {
+  await em.fork().nativeDelete(IdempotencyKey, {
     organization: claim.organizationId,
     key: claim.key,
-    createdAt: { $lte: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) },
-  });
-  em.create(IdempotencyKey, {
-    organization: claim.organizationId,
-    key: claim.key,
-    requestHash: claim.hash,
-    payment: paymentId,
-    response,
-    createdAt: now,
+    claimToken: claim.token,
   });
 }
 

@@ -5,6 +5,8 @@ import type { EntityManager } from '../db/orm.ts';
 /** What a customer page needs of the merchant: its name and the providers it may use. */
 export interface OrganizationView {
   name: string;
+  /** False while an operator has suspended it (`org:set-active --active false`). */
+  active: boolean;
   /** Always contains `mock`, as for API callers. */
   approvedProviders: string[];
 }
@@ -17,6 +19,7 @@ export async function organizationView(em: EntityManager, organizationId: string
   ]);
   return {
     name: organization?.name ?? '',
+    active: organization?.active ?? false,
     approvedProviders: [MOCK_PROVIDER, ...approvals.map((approval) => approval.provider)],
   };
 }

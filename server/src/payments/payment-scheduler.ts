@@ -5,6 +5,8 @@
  */
 export interface PaymentScheduler {
   paymentDue(paymentId: string, dueAt: Date): Promise<void>;
+  /** A provider claim on this payment is the reconcile job's from `dueAt` (see provider-claims.ts). */
+  providerClaimDue(paymentId: string, dueAt: Date): Promise<void>;
 }
 
 export type DuePayment = { paymentId: string; dueAt: Date };
@@ -15,4 +17,7 @@ export interface PaymentBatchScheduler extends PaymentScheduler {
 }
 
 /** For processes and tests without a job queue: reads and sweeps still catch payments up. */
-export const noopPaymentScheduler: PaymentScheduler = { paymentDue: async () => {} };
+export const noopPaymentScheduler: PaymentScheduler = {
+  paymentDue: async () => {},
+  providerClaimDue: async () => {},
+};

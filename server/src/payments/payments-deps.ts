@@ -10,7 +10,10 @@ export interface PaymentsDeps {
   /** Any entity manager; each operation works in its own fork. */
   em: EntityManager;
   clock: Clock;
-  config: Pick<Config, 'publicBaseUrl' | 'linkSigningSecret' | 'hostedPagesEnabled'>;
+  config: Pick<
+    Config,
+    'publicBaseUrl' | 'linkSigningSecret' | 'previousLinkSigningSecret' | 'hostedPagesEnabled'
+  >;
   providers: ProviderRegistry;
   scheduler: PaymentScheduler;
   logger: Logger;

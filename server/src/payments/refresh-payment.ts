@@ -50,5 +50,5 @@ export async function refreshPayment(
   }
   const caught = catchUp(record, now);
   if (caught.history.length === 0 && update(caught.record, now).history.length === 0) return loaded;
-  return applyPaymentEvent(deps, scope, update);
+  return applyPaymentEvent(deps, scope, update, { whileClaimed: 'hold' });
 }

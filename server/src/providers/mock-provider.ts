@@ -10,10 +10,12 @@ import type { PaymentProvider } from './payment-provider.ts';
 export function createMockProvider(links: LinkConfig): PaymentProvider {
   return {
     code: MOCK_PROVIDER,
-    startPayment: async (payment, now) => ({
-      customerUrl: customerLink(links, 'mock-bank', payment.id, now).url,
+    startPayment: async (payment, now, options) => ({
+      customerUrl: customerLink(links, 'mock-bank', payment.id, now, options?.linkNotAfter).url,
     }),
     readStatus: async () => catchUp,
     cancelPayment: async () => {},
+    // Nothing is lost between us and the Mock bank: a start that was claimed counts as made.
+    hasPayment: async () => true,
   };
 }

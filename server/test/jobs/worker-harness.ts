@@ -13,6 +13,7 @@ import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
 import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import type { PaymentsDeps } from '../../src/payments/payments-deps.ts';
+import { reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
 import { defaultProviderRegistry } from '../../src/providers/default-providers.ts';
 import { type Factories, factories } from '../helpers/factories.ts';
 import { testConfig } from '../helpers/test-config.ts';
@@ -124,6 +125,7 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
         catchUpPayments: (paymentIds) => catchUpPayments(deps, paymentIds),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(orm.em, now),
+        reconcileProviderClaims: () => reconcileProviderClaims(paymentsDeps({ clock })),
       };
     },
     async storedStatus(paymentId) {

@@ -121,6 +121,7 @@ export function recordingScheduler() {
     paymentDue: async (paymentId, dueAt) => {
       calls.push({ paymentId, dueAt: dueAt.toISOString() });
     },
+    providerClaimDue: async () => {},
   };
   return { scheduler, calls };
 }

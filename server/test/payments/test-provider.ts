@@ -22,6 +22,10 @@ export function controllableProvider(code = 'flaky') {
       return state.rejectedAtBank ? (payment, now) => reject(payment, 'AM04', now) : catchUp;
     },
     cancelPayment: async () => guard('cancel'),
+    hasPayment: async () => {
+      guard('has');
+      return true;
+    },
   };
   return { provider, state };
 }

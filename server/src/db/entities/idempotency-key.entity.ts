@@ -4,8 +4,9 @@ import { Organization } from './organization.entity.ts';
 import { Payment } from './payment.entity.ts';
 
 /**
- * A create request's `Idempotency-Key`, per organization, written in the same transaction as
- * the payment it created. Kept 24 h (older rows count as absent and are purged).
+ * A create request's `Idempotency-Key`, per organization. Claimed ("in progress": no payment,
+ * no response yet) before the provider is called, completed in the same transaction as the
+ * payment it created. Kept 24 h (older rows count as absent and are purged).
  */
 export const IdempotencyKey = defineEntity({
   name: 'IdempotencyKey',
@@ -15,9 +16,11 @@ export const IdempotencyKey = defineEntity({
     key: p.string().length(255).primary(),
     /** SHA-256 of the validated request, so a retry with another body is told apart. */
     requestHash: p.string().length(64),
-    payment: () => p.manyToOne(Payment).mapToPk().deleteRule('cascade'),
-    /** The original 201 body, answered again to a retry. */
-    response: p.json<CreatedPayment>(),
+    payment: () => p.manyToOne(Payment).mapToPk().deleteRule('cascade').nullable(),
+    /** The original 201 body, answered again to a retry; null while the first request runs. */
+    response: p.json<CreatedPayment>().nullable(),
+    /** Which request holds an in-progress claim, so only that one completes or drops it. */
+    claimToken: p.string().length(40).nullable(),
     createdAt: p.datetime(),
   },
   // The purge of keys older than 24 h.

@@ -4,8 +4,17 @@ import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
+import { ProviderClaim } from './provider-claim.entity.ts';
 
 /** Every entity the ORM knows. A new entity is one import and one entry here (plus its migration). */
-export const ENTITIES = [Organization, OrganizationProvider, ApiKey, Payment, PaymentHistory, IdempotencyKey];
+export const ENTITIES = [
+  Organization,
+  OrganizationProvider,
+  ApiKey,
+  Payment,
+  PaymentHistory,
+  IdempotencyKey,
+  ProviderClaim,
+];
 
-export { ApiKey, IdempotencyKey, Organization, OrganizationProvider, Payment, PaymentHistory };
+export { ApiKey, IdempotencyKey, Organization, OrganizationProvider, Payment, PaymentHistory, ProviderClaim };

@@ -8,6 +8,11 @@ export const Organization = defineEntity({
     id: p.string().primary().length(40),
     name: p.string().length(200),
     active: p.boolean().default(true),
+    /**
+     * Origins (`https://shop.example`) a payment's `redirectUrl` may point at; null or empty:
+     * any origin. Written only through organizations/return-origins.ts.
+     */
+    allowedReturnOrigins: p.json<string[]>().nullable(),
     createdAt: p.datetime(),
   },
 });

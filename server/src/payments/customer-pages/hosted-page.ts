@@ -14,19 +14,16 @@ import {
 } from '@pis/shared';
 import type { z } from 'zod';
 import { customerLink } from '../../links/customer-links.ts';
-import { applyPaymentEvent } from '../apply-payment-event.ts';
-import { startAtProvider } from '../create-payment.ts';
-import { organizationView } from '../organization-view.ts';
+import type { PaymentEvent } from '../apply-payment-event.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
-import { providerUnavailable } from '../refresh-payment.ts';
+import { claimedProviderCall } from '../provider-claims.ts';
 import { openLink, paymentSummary } from './open-link.ts';
 
 const DEFAULT_COUNTRY = 'GB';
 
 /** The hosted payment page: the payment, the bank (if chosen) and where the customer goes next. */
 export async function hostedSession(deps: PaymentsDeps, token: string): Promise<HostedSession> {
-  const { claims, record } = await openLink(deps, token, 'hosted');
-  const organization = await organizationView(deps.em, record.organizationId);
+  const { claims, record, organization } = await openLink(deps, token, 'hosted');
   const context = { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl };
   const bank = record.bankId ? (findBank(record.bankId, context) ?? null) : null;
   const countries = bankCountries(context);
@@ -39,7 +36,11 @@ export async function hostedSession(deps: PaymentsDeps, token: string): Promise<
       bank?.country ??
       (countries.includes(DEFAULT_COUNTRY) ? DEFAULT_COUNTRY : (countries[0] ?? DEFAULT_COUNTRY)),
     next: waitingAtMockBank(record)
-      ? { mockBankUrl: customerLink(deps.config, 'mock-bank', record.id, deps.clock.now()).url }
+      ? // Bound by this hosted link: an old hosted link cannot mint a Mock bank link that outlives it.
+        {
+          mockBankUrl: customerLink(deps.config, 'mock-bank', record.id, deps.clock.now(), claims.expiresAt)
+            .url,
+        }
       : null,
   };
 }
@@ -56,8 +57,7 @@ export async function hostedBanks(
   token: string,
   filters: BankFilters,
 ): Promise<BankList> {
-  const { record } = await openLink(deps, token, 'hosted');
-  const organization = await organizationView(deps.em, record.organizationId);
+  const { record, organization } = await openLink(deps, token, 'hosted');
   return listBanks(
     { ...filters, provider: record.provider },
     { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl },
@@ -66,8 +66,9 @@ export async function hostedBanks(
 
 /**
  * The customer chose a bank: the payment goes to its provider (PENDING -> AUTHORIZING) and the
- * answer is the bank's page. The provider is asked first, so a failure there changes nothing;
- * the move itself is made under the row lock, so a second choice (double click, two tabs) is 409.
+ * answer is the bank's page. The choice is claimed under the row lock before the provider hears
+ * of it, so a second choice (double click, two tabs) or a cancel racing it is refused without a
+ * second call; a provider failure changes nothing (see provider-claims.ts).
  * In the embedded flow the merchant already chose the bank; the page can only confirm it.
  */
 export async function chooseBank(
@@ -75,11 +76,10 @@ export async function chooseBank(
   token: string,
   bankId: string,
 ): Promise<{ redirectUrl: string }> {
-  const { record } = await openLink(deps, token, 'hosted');
+  const { claims, record, organization } = await openLink(deps, token, 'hosted');
   if (record.flowType === 'EMBEDDED_HOSTED_PAGES' && record.bankId && bankId !== record.bankId) {
     throw validationFailed([{ field: 'bankId', message: 'is fixed by the merchant for this payment' }]);
   }
-  const organization = await organizationView(deps.em, record.organizationId);
   reachableBank(bankId, record.provider, {
     approvedProviders: organization.approvedProviders,
     baseUrl: deps.config.publicBaseUrl,
@@ -87,13 +87,24 @@ export async function chooseBank(
   const provider = deps.providers.get(record.provider);
   if (!provider) throw providerNotConfigured(record.provider);
 
-  const now = deps.clock.now();
-  // Refuses early (409) when the payment has moved on, before the provider hears of it.
-  const preview = sendToProvider(record, bankId, now);
-  const redirectUrl = await startAtProvider(deps, provider, preview, now);
-  if (!redirectUrl) throw providerUnavailable();
-  await applyPaymentEvent(deps, { paymentId: record.id }, (payment, at) =>
-    sendToProvider(payment, bankId, at),
+  const decision: PaymentEvent = (payment, at) => sendToProvider(payment, bankId, at);
+  const { answer } = await claimedProviderCall(
+    deps,
+    { paymentId: record.id },
+    {
+      action: 'start',
+      bankId,
+      decision,
+      call: async (claimed, claimedAt) => {
+        const sent = decision(claimed, claimedAt).record;
+        // The bank's link never outlives the hosted link that led to it.
+        const { customerUrl } = await provider.startPayment(sent, claimedAt, {
+          linkNotAfter: claims.expiresAt,
+        });
+        if (!customerUrl) throw new Error(`${provider.code} gave no customer link`);
+        return customerUrl;
+      },
+    },
   );
-  return { redirectUrl };
+  return { redirectUrl: answer };
 }

@@ -10,17 +10,15 @@ import {
 } from '@pis/shared';
 import type { AppliedEvent } from '../apply-payment-event.ts';
 import { approveAtMockBank, rejectAtMockBank } from '../mock-bank-decisions.ts';
-import { organizationView } from '../organization-view.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
 import { openLink, paymentSummary } from './open-link.ts';
 
 /** The Mock bank page: the payment, its bank and the scenario the merchant asked for (the defaults). */
 export async function mockBankSession(deps: PaymentsDeps, token: string): Promise<MockBankSession> {
-  const { claims, record } = await openLink(deps, token, 'mock-bank');
+  const { claims, record, organization } = await openLink(deps, token, 'mock-bank');
   if (record.provider !== MOCK_PROVIDER) {
     throw new AppError('LINK_INVALID', 'This payment link is not valid. Ask the merchant for a new one.');
   }
-  const organization = await organizationView(deps.em, record.organizationId);
   const context = { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl };
   return {
     ...paymentSummary(record, organization.name, claims),

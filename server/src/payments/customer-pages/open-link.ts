@@ -1,20 +1,34 @@
 import { AppError, isTerminal, merchantReturnUrl, type Outcome, type PaymentRecord } from '@pis/shared';
-import { type LinkClaims, type LinkPurpose, verifyLinkToken } from '../../links/link-token.ts';
+import { openCustomerLink } from '../../links/customer-links.ts';
+import type { LinkClaims, LinkPurpose } from '../../links/link-token.ts';
 import { type LoadedPayment, loadPayment } from '../load-payment.ts';
+import { type OrganizationView, organizationView } from '../organization-view.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
 import { refreshPayment } from '../refresh-payment.ts';
 
 export interface OpenedLink extends LoadedPayment {
   claims: LinkClaims;
+  organization: OrganizationView;
 }
+
+/**
+ * A suspended merchant's customers can neither look at nor act on its payments: what they would
+ * start (a bank choice, an approval) is money movement for an organization an operator stopped.
+ */
+export const merchantSuspended = () =>
+  new AppError(
+    'MERCHANT_SUSPENDED',
+    "This merchant can't take payments right now, so this payment can't go ahead. Nothing has been paid. Contact the merchant or return to their website.",
+  );
 
 /**
  * A customer page's only credential is its signed link: verify it, then load the payment it
  * names, caught up to now. A genuine link to a payment that no longer exists is as good as a
- * forged one.
+ * forged one; one whose merchant is suspended is refused (403 MERCHANT_SUSPENDED) before
+ * anything else happens on it.
  */
 export async function openLink(deps: PaymentsDeps, token: string, purpose: LinkPurpose): Promise<OpenedLink> {
-  const claims = verifyLinkToken(deps.config.linkSigningSecret, token, purpose, deps.clock.now());
+  const claims = openCustomerLink(deps.config, token, purpose, deps.clock.now());
   const scope = { paymentId: claims.paymentId };
   let loaded: LoadedPayment;
   try {
@@ -25,7 +39,9 @@ export async function openLink(deps: PaymentsDeps, token: string, purpose: LinkP
     }
     throw error;
   }
-  return { claims, ...(await refreshPayment(deps, scope, loaded, 'quiet')) };
+  const organization = await organizationView(deps.em, loaded.record.organizationId);
+  if (!organization.active) throw merchantSuspended();
+  return { claims, organization, ...(await refreshPayment(deps, scope, loaded, 'quiet')) };
 }
 
 /** Decided (approved, or finished): the page shows the outcome instead of the actions. */

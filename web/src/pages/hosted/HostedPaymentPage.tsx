@@ -16,7 +16,12 @@ import { BankPicker, PickerSkeleton } from './BankPicker.tsx';
 import { EmbeddedConfirm } from './EmbeddedConfirm.tsx';
 
 /** Errors after which this link cannot go on: shown as a whole page. */
-const LINK_ENDING: ReadonlySet<string> = new Set(['LINK_EXPIRED', 'LINK_INVALID', 'NOT_FOUND']);
+const LINK_ENDING: ReadonlySet<string> = new Set([
+  'LINK_EXPIRED',
+  'LINK_INVALID',
+  'NOT_FOUND',
+  'MERCHANT_SUSPENDED',
+]);
 
 /** `/pay/:token`: the hosted payment page (HOSTED_PAGES and EMBEDDED_HOSTED_PAGES). */
 export const HostedPaymentPage = () => {
@@ -59,7 +64,8 @@ const HostedPayment = ({ token, session, reload }: HostedPaymentProps) => {
     } catch (error) {
       const failure = toPageError(error);
       // Chosen meanwhile (another tab, a double click): the fresh session shows where it stands.
-      if (failure.kind === 'PAYMENT_ALREADY_DECIDED') reload();
+      if (failure.kind === 'PAYMENT_ALREADY_DECIDED' || failure.kind === 'PROVIDER_CALL_IN_PROGRESS')
+        reload();
       else setProblem(failure);
     } finally {
       setChoosing(null);

@@ -15,7 +15,12 @@ import { OutcomeView } from '../status/OutcomeView.tsx';
 import { type Decision, DecisionStep } from './DecisionStep.tsx';
 import { LoginSkeleton, LoginStep } from './LoginStep.tsx';
 
-const LINK_ENDING: ReadonlySet<string> = new Set(['LINK_EXPIRED', 'LINK_INVALID', 'NOT_FOUND']);
+const LINK_ENDING: ReadonlySet<string> = new Set([
+  'LINK_EXPIRED',
+  'LINK_INVALID',
+  'NOT_FOUND',
+  'MERCHANT_SUSPENDED',
+]);
 
 const bankLabel = (session: MockBankSession) => (session.bank ? `${bankName(session.bank)}` : 'Mock Bank');
 
@@ -62,7 +67,8 @@ const MockBank = ({ token, session, reload }: MockBankProps) => {
     } catch (error) {
       const failure = toPageError(error);
       // Decided meanwhile (another tab, or the merchant cancelled): show the real outcome.
-      if (failure.kind === 'PAYMENT_ALREADY_DECIDED') reload();
+      if (failure.kind === 'PAYMENT_ALREADY_DECIDED' || failure.kind === 'PROVIDER_CALL_IN_PROGRESS')
+        reload();
       else setProblem(failure);
     } finally {
       setPending(null);

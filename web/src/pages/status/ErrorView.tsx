@@ -31,6 +31,15 @@ const texts = (kind: PageErrorKind, link: LinkKind): { title: string; body: stri
         body: ['There is nothing more to do on this page.'],
         retry: true,
       };
+    case 'MERCHANT_SUSPENDED':
+      return {
+        title: 'This merchant can’t take payments right now',
+        body: [
+          'Nothing has been paid, and this payment can’t go ahead for now.',
+          'Contact the merchant or go back to their website.',
+        ],
+        retry: false,
+      };
     case 'NOT_FOUND':
       return {
         title: 'Payment not found',

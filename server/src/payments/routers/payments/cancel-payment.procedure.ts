@@ -13,11 +13,17 @@ export const cancelPaymentProcedure = writeProcedure
       summary: 'Cancel a payment',
       description:
         'Cancels an unfinished payment: CANCELLED (ISO CANC, reason CUST). A payment that is already ' +
-        'COMPLETED, FAILED, CANCELLED or EXPIRED answers 409 PAYMENT_NOT_CANCELLABLE.',
-      errorResponses: paymentErrorResponses(401, 403, 404, [409, 'PAYMENT_NOT_CANCELLABLE'], 502, [
-        503,
-        'PROVIDER_NOT_CONFIGURED',
-      ]),
+        'COMPLETED, FAILED, CANCELLED or EXPIRED answers 409 PAYMENT_NOT_CANCELLABLE. While the ' +
+        'payment is being sent to its bank (or cancelled there) by another request, 409 ' +
+        'PROVIDER_CALL_IN_PROGRESS: retry in a few seconds.',
+      errorResponses: paymentErrorResponses(
+        401,
+        403,
+        404,
+        [409, 'PAYMENT_NOT_CANCELLABLE or PROVIDER_CALL_IN_PROGRESS'],
+        502,
+        [503, 'PROVIDER_NOT_CONFIGURED'],
+      ),
     },
   })
   .input(PaymentIdInput)

@@ -1,0 +1,53 @@
+import { describe, expect, test } from 'vitest';
+import { checkReturnUrl, ReturnOrigin } from '../src/create-rules.ts';
+import { AppError } from '../src/errors.ts';
+import { RedirectUrl } from '../src/primitives.ts';
+
+const refusal = (run: () => void) => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return (error as AppError).details;
+  }
+  return undefined;
+};
+
+describe('return URLs', () => {
+  test('RedirectUrl refuses user information, keeps plain http', () => {
+    expect(RedirectUrl.safeParse('https://bank.example@evil.example/').success).toBe(false);
+    expect(RedirectUrl.safeParse('https://u:p@shop.example/').success).toBe(false);
+    expect(RedirectUrl.safeParse('http://shop.example/return?order=1').success).toBe(true);
+  });
+
+  test("checkReturnUrl: not the service's own origin; one of the allowed origins when any are set", () => {
+    const context = { serviceBaseUrl: 'https://pay.example', allowedReturnOrigins: [] };
+    expect(refusal(() => checkReturnUrl('https://pay.example/mock-bank/x', context))).toEqual([
+      {
+        field: 'redirectUrl',
+        message: "must point at the merchant's site, not at this payment service's pages",
+      },
+    ]);
+    expect(refusal(() => checkReturnUrl('https://shop.example/', context))).toBeUndefined();
+    expect(refusal(() => checkReturnUrl(undefined, context))).toBeUndefined();
+    const restricted = { ...context, allowedReturnOrigins: ['https://shop.example'] };
+    expect(refusal(() => checkReturnUrl('https://shop.example/back?x=1', restricted))).toBeUndefined();
+    expect(refusal(() => checkReturnUrl('https://other.example/', restricted))?.[0]?.field).toBe(
+      'redirectUrl',
+    );
+  });
+
+  test('ReturnOrigin: scheme, host and port only, spelled as URL.origin', () => {
+    expect(ReturnOrigin.parse('https://Shop.Example/')).toBe('https://shop.example');
+    expect(ReturnOrigin.parse('http://localhost:8080')).toBe('http://localhost:8080');
+    for (const bad of [
+      'https://shop.example/path',
+      'shop.example',
+      'ftp://shop.example',
+      'https://u@shop.example',
+      '',
+    ]) {
+      expect(ReturnOrigin.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+});
