@@ -80,6 +80,9 @@ export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): 
     baseUrl: `${publicBaseUrl}/api`,
     securitySchemes: { [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
     defs: { FailureEnvelope, ErrorCode },
+    // Generators and linters want both; the interactive reference is the place to start.
+    contact: { name: 'Payment Initiation Service', url: `${publicBaseUrl}/docs` },
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
   });
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
