@@ -60,7 +60,7 @@ export const CreatePaymentInput = z
         required: ['flowType'],
       };
       // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a promise.
-      jsonSchema.then = { required: ['bankId'] };
+      jsonSchema.then = { properties: { bankId: { type: 'string', minLength: 1 } }, required: ['bankId'] };
     },
   });
 export type CreatePaymentInput = z.input<typeof CreatePaymentInput>;

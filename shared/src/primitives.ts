@@ -169,8 +169,14 @@ export const ToAccountInput = z
   .meta({
     id: 'ToAccountInput',
     description: 'Who gets paid: an iban, or a sortCode together with an accountNumber',
+    // Two complete alternatives rather than properties plus an anyOf of `required` lists:
+    // generators then type it as `{ accountName, iban, ... } | { accountName, sortCode, accountNumber, ... }`.
     override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-      jsonSchema.anyOf = [{ required: ['iban'] }, { required: ['sortCode', 'accountNumber'] }];
+      const { properties, required = [] } = jsonSchema as { properties: unknown; required?: string[] };
+      const branch = (needs: string[]) => ({ type: 'object', properties, required: [...required, ...needs] });
+      jsonSchema.anyOf = [branch(['iban']), branch(['sortCode', 'accountNumber'])];
+      delete jsonSchema.properties;
+      delete jsonSchema.required;
     },
   });
 

@@ -29,6 +29,8 @@ export const banksRouter = router({
         path: '/banks/providers',
         tags,
         summary: 'Providers whose banks the caller can see',
+        description:
+          "Codes of the organization's approved providers that have a bank catalogue (today: mock).",
         errorResponses: errorResponses(401, 403),
       },
     })
@@ -59,6 +61,8 @@ export const banksRouter = router({
         path: '/banks/{id}',
         tags,
         summary: 'Get a bank',
+        description:
+          'One bank by its `id` (the value to use as `bankId`); 404 when the organization cannot reach it.',
         errorResponses: errorResponses(400, 401, 403, 404),
       },
     })

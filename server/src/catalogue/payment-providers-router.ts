@@ -16,6 +16,7 @@ export const paymentProvidersRouter = router({
         path: '/payments/providers',
         tags: ['Payments'],
         summary: 'Providers the organization can pay with',
+        description: '`mock`, plus the approved providers this service has credentials for.',
         errorResponses: errorResponses(401, 403),
       },
     })

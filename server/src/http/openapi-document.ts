@@ -80,6 +80,9 @@ export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): 
     baseUrl: `${publicBaseUrl}/api`,
     securitySchemes: { [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
     defs: { FailureEnvelope, ErrorCode },
+    // Generators and linters want both; the interactive reference is the place to start.
+    contact: { name: 'Payment Initiation Service', url: `${publicBaseUrl}/docs` },
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
   });
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
@@ -250,27 +253,42 @@ function describeRequestBody(
   }
 }
 
+/**
+ * Calls `visit` on every object of a JSON tree. With `schemas`, a `$ref` to a component is
+ * followed too, once: `followed` ends up holding every component the tree reaches.
+ */
+function eachObject(
+  node: unknown,
+  visit: (object: JsonObject) => void,
+  schemas?: Record<string, Schema>,
+  followed = new Set<string>(),
+): void {
+  if (Array.isArray(node)) {
+    for (const item of node) eachObject(item, visit, schemas, followed);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const object = node as JsonObject;
+  visit(object);
+  const name = schemas && refName(object);
+  if (name && !followed.has(name)) {
+    followed.add(name);
+    eachObject(schemas[name], visit, schemas, followed);
+  }
+  for (const value of Object.values(object)) eachObject(value, visit, schemas, followed);
+}
+
 /** Response objects (and every component they reach) accept properties added later. */
 function openResponseObjects(document: OpenAPIObject, schemas: Record<string, Schema>): void {
-  const seen = new Set<string>();
-  const open = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) open(item);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    const object = node as JsonObject;
-    const name = refName(object);
-    if (name && !seen.has(name)) {
-      seen.add(name);
-      open(schemas[name]);
-    }
+  const followed = new Set<string>();
+  const open = (object: JsonObject) => {
     if (object.additionalProperties === false) delete object.additionalProperties;
-    for (const value of Object.values(object)) open(value);
   };
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item as Record<string, Operation>)) {
-      for (const response of Object.values(operation.responses)) open(response.content);
+      for (const response of Object.values(operation.responses)) {
+        eachObject(response.content, open, schemas, followed);
+      }
     }
   }
 }
@@ -288,21 +306,13 @@ function mergeOutputTwins(document: OpenAPIObject, schemas: Record<string, Schem
     }
   }
   if (renames.size === 0) return;
-  const rename = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) rename(item);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    const object = node as JsonObject;
-    const name = refName(object);
-    const target = name && renames.get(name);
+  const rename = (object: JsonObject) => {
+    const target = renames.get(refName(object) ?? '');
     if (target) object.$ref = `${SCHEMA_PREFIX}${target}`;
-    for (const value of Object.values(object)) rename(value);
   };
   for (const name of renames.keys()) delete schemas[name];
-  rename(document.paths);
-  rename(schemas);
+  eachObject(document.paths, rename);
+  eachObject(schemas, rename);
   // A renamed twin can make another pair equal (ErrorOutput -> Error makes the envelopes match).
   mergeOutputTwins(document, schemas);
 }
@@ -310,19 +320,6 @@ function mergeOutputTwins(document: OpenAPIObject, schemas: Record<string, Schem
 /** Components nothing refers to (linters flag them; the document stays what clients use). */
 function dropUnusedComponents(document: OpenAPIObject, schemas: Record<string, Schema>): void {
   const used = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    const name = refName(node);
-    if (name && !used.has(name)) {
-      used.add(name);
-      visit(schemas[name]);
-    }
-    for (const value of Object.values(node)) visit(value);
-  };
-  visit(document.paths);
+  eachObject(document.paths, () => undefined, schemas, used);
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
