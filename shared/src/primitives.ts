@@ -84,6 +84,34 @@ export const Currency = z
 export const currencyDecimals = (code: string): number | undefined => currencyCodes.code(code)?.digits;
 
 /**
+ * The per-currency decimal rule in JSON Schema, for clients that validate before sending: one
+ * `if currency is one of these then value has at most N decimals` per number of minor units.
+ */
+function currencyDecimalRules() {
+  const byDecimals = new Map<number, string[]>();
+  for (const code of [...CURRENCIES].sort()) {
+    const decimals = currencyDecimals(code) ?? 4;
+    byDecimals.set(decimals, [...(byDecimals.get(decimals) ?? []), code]);
+  }
+  return [...byDecimals].map(([decimals, codes]) => ({
+    if: { properties: { currency: { enum: codes } }, required: ['currency'] },
+    then: {
+      properties: {
+        value:
+          decimals === 0
+            ? { anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'integer' }] }
+            : {
+                anyOf: [
+                  { type: 'string', pattern: `^[0-9]+(\\.[0-9]{1,${decimals}})?$` },
+                  { type: 'number' },
+                ],
+              },
+      },
+    },
+  }));
+}
+
+/**
  * An amount the currency can hold: "10.005" GBP or "1.5" JPY would be rounded by every bank, so
  * it is refused rather than rounded here. Decimal places count as written ("10.500" GBP is 3).
  */
@@ -102,7 +130,13 @@ export const AmountInput = z
           : `must have at most ${decimals} decimal places: ${amount.currency} has ${decimals}`,
     });
   })
-  .meta({ id: 'AmountInput', description: 'An amount as a request gives it' });
+  .meta({
+    id: 'AmountInput',
+    description:
+      'An amount as a request gives it. `value` may have at most as many decimal places as the ' +
+      "currency's ISO 4217 minor units (a number's decimals cannot be checked by JSON Schema: send a string).",
+    override: { allOf: currencyDecimalRules() },
+  });
 export type AmountInput = z.input<typeof AmountInput>;
 
 export const Amount = z

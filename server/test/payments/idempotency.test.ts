@@ -98,15 +98,24 @@ describe('Idempotency-Key on POST /api/payments', () => {
     expectSuccess(await createPayment(app, withKey('order-6'), paymentBody()), 201);
   });
 
-  test('concurrent duplicates: one payment, every caller gets its 201 body', async () => {
+  test('concurrent duplicates: one payment; each caller gets its 201 body, or 409 IN_PROGRESS while it runs', async () => {
     const before = await paymentCount();
     const responses = await Promise.all(
       Array.from({ length: 8 }, () => createPayment(app, withKey('order-concurrent'), paymentBody())),
     );
-    const bodies = responses.map((response) => expectSuccess<CreatedData>(response, 201));
-    expect(new Set(bodies.map((body) => body.paymentId)).size).toBe(1);
+    const created = responses.filter((response) => response.statusCode === 201);
+    const inFlight = responses.filter((response) => response.statusCode !== 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    const bodies = created.map((response) => expectSuccess<CreatedData>(response, 201));
     for (const body of bodies) expect(body).toEqual(bodies[0]);
+    for (const response of inFlight) {
+      expect(expectFailure(response, 409).code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    }
     expect(await paymentCount()).toBe(before + 1);
+    // Once the first is done, a retry gets its result.
+    expect(
+      expectSuccess<CreatedData>(await createPayment(app, withKey('order-concurrent'), paymentBody()), 201),
+    ).toEqual(bodies[0]);
   });
 
   test('concurrent requests with one key and different bodies: one payment, the others 409', async () => {

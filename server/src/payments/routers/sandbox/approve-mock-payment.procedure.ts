@@ -15,10 +15,11 @@ export const approveMockPaymentProcedure = writeProcedure
         'Plays the customer approving at the Mock bank, for automated tests without a browser. Timing: ' +
         "`preset` or `completeAfterSeconds` if given, else the request's `mockBank`, else instant. " +
         'Mock provider only (else 400 MOCK_BANK_ONLY). A hosted payment whose customer has not chosen a ' +
-        'bank yet is 409 BANK_NOT_CHOSEN; a decided one 409 PAYMENT_ALREADY_DECIDED.',
+        'bank yet is 409 BANK_NOT_CHOSEN; a decided one 409 PAYMENT_ALREADY_DECIDED; one whose cancel is ' +
+        'still at the bank 409 PROVIDER_CALL_IN_PROGRESS.',
       errorResponses: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
         409,
-        'BANK_NOT_CHOSEN or PAYMENT_ALREADY_DECIDED',
+        'BANK_NOT_CHOSEN, PAYMENT_ALREADY_DECIDED or PROVIDER_CALL_IN_PROGRESS (a cancel is at the bank: retry shortly)',
       ]),
     },
   })

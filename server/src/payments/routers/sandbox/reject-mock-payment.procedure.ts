@@ -16,7 +16,7 @@ export const rejectMockPaymentProcedure = writeProcedure
         "request's `mockBank.rejectReason`, else CUST. Same rules as approve.",
       errorResponses: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
         409,
-        'BANK_NOT_CHOSEN or PAYMENT_ALREADY_DECIDED',
+        'BANK_NOT_CHOSEN, PAYMENT_ALREADY_DECIDED or PROVIDER_CALL_IN_PROGRESS (a cancel is at the bank: retry shortly)',
       ]),
     },
   })
