@@ -16,6 +16,8 @@ export interface JobDeps {
   findDuePaymentIds(now: Date, limit: number): Promise<string[]>;
   /** Deletes Idempotency-Keys past their 24 h; resolves to how many went. */
   purgeExpiredIdempotencyKeys(now: Date): Promise<number>;
+  /** Deletes rate-limit windows that have ended; resolves to how many went. */
+  purgeRateLimitWindows(now: Date): Promise<number>;
 }
 
 /** One background job: its queue name, the payload it accepts, and what it does. */

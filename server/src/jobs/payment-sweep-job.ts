@@ -67,5 +67,6 @@ export const paymentSweepJob = defineJob({
     await sweepDuePayments(deps);
     // Housekeeping on the same beat: keys older than 24 h count as unused already; this frees them.
     await deps.purgeExpiredIdempotencyKeys(deps.clock.now());
+    await deps.purgeRateLimitWindows(deps.clock.now());
   },
 });

@@ -9,6 +9,7 @@ import { findDuePaymentIds } from '../payments/catch-up-payment.ts';
 import { catchUpPayments } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+import { purgeRateLimitWindows } from '../rate-limits/rate-limit-store.ts';
 
 export interface BackgroundDeps {
   config: Config;
@@ -46,6 +47,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         catchUpPayments: (paymentIds) => catchUpPayments(catchUp, paymentIds),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(deps.orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(deps.orm.em, now),
+        purgeRateLimitWindows: (now) => purgeRateLimitWindows(deps.orm.em, now),
       });
     }
   } catch (error) {

@@ -14,6 +14,7 @@ import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import type { PaymentsDeps } from '../../src/payments/payments-deps.ts';
 import { defaultProviderRegistry } from '../../src/providers/default-providers.ts';
+import { purgeRateLimitWindows } from '../../src/rate-limits/rate-limit-store.ts';
 import { type Factories, factories } from '../helpers/factories.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
@@ -124,6 +125,7 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
         catchUpPayments: (paymentIds) => catchUpPayments(deps, paymentIds),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(orm.em, now),
+        purgeRateLimitWindows: (now) => purgeRateLimitWindows(orm.em, now),
       };
     },
     async storedStatus(paymentId) {

@@ -4,8 +4,25 @@ import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
+import { RateLimitWindow } from './rate-limit-window.entity.ts';
 
 /** Every entity the ORM knows. A new entity is one import and one entry here (plus its migration). */
-export const ENTITIES = [Organization, OrganizationProvider, ApiKey, Payment, PaymentHistory, IdempotencyKey];
+export const ENTITIES = [
+  Organization,
+  OrganizationProvider,
+  ApiKey,
+  Payment,
+  PaymentHistory,
+  IdempotencyKey,
+  RateLimitWindow,
+];
 
-export { ApiKey, IdempotencyKey, Organization, OrganizationProvider, Payment, PaymentHistory };
+export {
+  ApiKey,
+  IdempotencyKey,
+  Organization,
+  OrganizationProvider,
+  Payment,
+  PaymentHistory,
+  RateLimitWindow,
+};
