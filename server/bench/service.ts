@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { systemClock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import type { Background } from '../src/lifecycle/background.ts';
@@ -42,15 +41,15 @@ export async function startService(
   );
   const logger = createLogger(config.logLevel, 'stderr');
   const shutdown = new GracefulShutdown(logger);
-  const { database, background, app } = await startServiceParts(
-    { config, logger, clock: systemClock, runWorker: config.runWorker },
+  const { database, background, app, clock } = await startServiceParts(
+    { config, logger, runWorker: config.runWorker },
     shutdown,
   );
-  const { organizationId } = await createOrganization(database.orm.em.fork(), 'Bench Merchant', systemClock);
+  const { organizationId } = await createOrganization(database.orm.em.fork(), 'Bench Merchant', clock);
   const { apiKey } = await createApiKey(
     database.orm.em.fork(),
     { organizationId, permissions: { read: true, write: true } },
-    systemClock,
+    clock,
   );
   return {
     app,

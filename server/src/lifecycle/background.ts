@@ -6,7 +6,7 @@ import { createPgBossPaymentScheduler } from '../jobs/pg-boss-payment-scheduler.
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import type { Logger } from '../logger.ts';
 import { findDuePaymentIds } from '../payments/catch-up-payment.ts';
-import { catchUpPayments } from '../payments/catch-up-payments.ts';
+import { catchUpDuePayments, catchUpPayments } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import { purgeRateLimitWindows } from '../rate-limits/rate-limit-store.ts';
@@ -45,6 +45,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         clock: deps.clock,
         logger,
         catchUpPayments: (paymentIds) => catchUpPayments(catchUp, paymentIds),
+        catchUpDuePayments: (limit) => catchUpDuePayments(catchUp, limit),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(deps.orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(deps.orm.em, now),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(deps.orm.em, now),
