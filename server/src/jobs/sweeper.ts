@@ -28,7 +28,7 @@ export type SweepResult = { caughtUp: number; failed: number };
  */
 export async function sweepDuePayments(
   deps: SweepDeps,
-  options: { batch?: number; budgetMs?: number } = {},
+  options: { batch?: number; budgetMs?: number; stopping?: () => boolean } = {},
 ): Promise<SweepResult> {
   const batch = options.batch ?? SWEEP_BATCH;
   const started = Date.now();
@@ -54,7 +54,7 @@ export async function sweepDuePayments(
       }
       break;
     }
-    if (found < batch) break;
+    if (found < batch || options.stopping?.()) break;
     if (Date.now() - started > (options.budgetMs ?? SWEEP_BUDGET_MS)) break;
   }
   if (caughtUp > 0 || failed > 0) deps.logger.info({ caughtUp, failed }, 'sweep caught up overdue payments');
@@ -88,7 +88,9 @@ export function startSweeper(deps: JobDeps): Sweeper {
         busy = false;
       });
   };
-  const sweep = () => run(() => sweepDuePayments(deps), 'sweep');
+  // A shutdown ends a sweep between batches (each a short transaction), not after 30 s.
+  const sweepOptions = { stopping: () => stopped };
+  const sweep = () => run(() => sweepDuePayments(deps, sweepOptions), 'sweep');
   let sinceHousekeeping = 0;
   const tick = () => {
     sinceHousekeeping += SWEEP_INTERVAL_MS;
@@ -96,7 +98,7 @@ export function startSweeper(deps: JobDeps): Sweeper {
       sinceHousekeeping = 0;
       run(async () => {
         await houseKeeping(deps);
-        await sweepDuePayments(deps);
+        await sweepDuePayments(deps, sweepOptions);
       }, 'housekeeping');
     } else {
       sweep();
@@ -104,7 +106,7 @@ export function startSweeper(deps: JobDeps): Sweeper {
   };
   run(async () => {
     await houseKeeping(deps);
-    await sweepDuePayments(deps);
+    await sweepDuePayments(deps, sweepOptions);
   }, 'first sweep');
   const timer = setInterval(tick, SWEEP_INTERVAL_MS);
   timer.unref();

@@ -6,7 +6,7 @@ import { type Database, openDatabase } from '../db/database.ts';
 import { startDatabaseClock } from '../db/database-clock.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { type Background, startBackground } from './background.ts';
-import { GracefulShutdown } from './graceful-shutdown.ts';
+import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
 
 /** `clock` absent: the database's clock (what a deployment uses; see db/database-clock.ts). */
 export type PartsOptions = { config: Config; logger: Logger; clock?: Clock; runWorker: boolean };
@@ -22,7 +22,7 @@ export async function startBackgroundParts(
 ): Promise<{ database: Database; background: Background; clock: Clock }> {
   const { config, logger } = options;
   const database = await openDatabase(config, logger);
-  shutdown.add('database', () => database.close());
+  shutdown.add('database', () => database.close(), STEP_BUDGET_MS.database);
   let clock = options.clock;
   if (!clock) {
     const databaseClock = await startDatabaseClock(database.orm.em, logger);
@@ -37,7 +37,7 @@ export async function startBackgroundParts(
     logger,
     runWorker: options.runWorker,
   });
-  shutdown.add('background', () => background.stop());
+  shutdown.add('background', () => background.stop(), STEP_BUDGET_MS.background);
   return { database, background, clock };
 }
 
@@ -55,7 +55,7 @@ export async function startServiceParts(
     logger,
     scheduler: parts.background.scheduler,
   });
-  shutdown.add('http', () => app.close());
+  shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
   return { ...parts, app };
 }
 
