@@ -35,6 +35,18 @@ const port = (fallback: number) =>
 
 const EnvSchema = z.object({
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
+  /**
+   * Secrets from files (Docker/Kubernetes secrets) rather than the environment, where any process
+   * listing or `docker inspect` shows them: the database password (put into DATABASE_URL) and
+   * the link signing secret.
+   */
+  DATABASE_PASSWORD_FILE: optional(z.string()),
+  LINK_SIGNING_SECRET_FILE: optional(z.string()),
+  /**
+   * `false` where the service's database role may not change the schema (it owns none): a
+   * separate step (`npm run -w @pis/server migrate`) applies migrations as the owner first.
+   */
+  MIGRATE_ON_START: flag(true),
   PORT: port(3000),
   HOST: optional(z.string()),
   PUBLIC_BASE_URL: optional(z.url({ protocol: /^https?$/ })),
@@ -107,6 +119,8 @@ export interface Config {
   embeddedPgDir: string;
   embeddedPgPort: number;
   hostedPagesEnabled: boolean;
+  /** Apply migrations and install pg-boss's schema on start (the database role must own them). */
+  migrateOnStart: boolean;
   rateLimits: RateLimitConfig;
   /** Calls per tRPC batch request; more is a 400. */
   trpcMaxBatchSize: number;
@@ -130,17 +144,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.LINK_SIGNING_SECRET && e.LINK_SIGNING_SECRET_FILE) {
+    throw new ConfigError(
+      'Invalid environment:\n  LINK_SIGNING_SECRET_FILE: set it or LINK_SIGNING_SECRET, not both',
+    );
+  }
+  const linkSigningSecret = e.LINK_SIGNING_SECRET_FILE
+    ? secretFromFile('LINK_SIGNING_SECRET_FILE', e.LINK_SIGNING_SECRET_FILE, 32)
+    : e.LINK_SIGNING_SECRET;
   return {
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl: withPasswordFile(e.DATABASE_URL, e.DATABASE_PASSWORD_FILE),
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    linkSigningSecret: e.LINK_SIGNING_SECRET ?? persistedSecret(dataDir, 'link-signing-secret'),
+    linkSigningSecret: linkSigningSecret ?? persistedSecret(dataDir, 'link-signing-secret'),
     logLevel: e.LOG_LEVEL,
     runWorker: e.RUN_WORKER,
     embeddedPgDir: path.resolve(e.EMBEDDED_PG_DIR ?? path.join(dataDir, 'postgres')),
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     hostedPagesEnabled: e.HOSTED_PAGES_ENABLED,
+    migrateOnStart: e.MIGRATE_ON_START,
     rateLimits: {
       enabled: e.RATE_LIMITS === 'on',
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
@@ -159,6 +182,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     dataDir,
   };
+}
+
+/** A secret file's content, trimmed; a ConfigError names the variable, never the content. */
+function secretFromFile(variable: string, file: string, minLength = 1): string {
+  let value: string;
+  try {
+    value = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid environment:\n  ${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  if (value.length < minLength) {
+    throw new ConfigError(
+      `Invalid environment:\n  ${variable}: the file must hold at least ${minLength} characters`,
+    );
+  }
+  return value;
+}
+
+function withPasswordFile(url: string | undefined, passwordFile: string | undefined): string | undefined {
+  if (!passwordFile) return url;
+  if (!url) throw new ConfigError('Invalid environment:\n  DATABASE_PASSWORD_FILE: needs DATABASE_URL');
+  const parsed = new URL(url);
+  if (parsed.password) {
+    throw new ConfigError(
+      'Invalid environment:\n  DATABASE_PASSWORD_FILE: DATABASE_URL already has a password',
+    );
+  }
+  parsed.password = encodeURIComponent(secretFromFile('DATABASE_PASSWORD_FILE', passwordFile));
+  return parsed.toString();
 }
 
 function trustProxyOf(value: string | undefined): Config['trustProxy'] {

@@ -47,7 +47,7 @@ export async function openDatabase(
   };
   let orm: Orm | undefined;
   try {
-    if (options.migrate ?? true) {
+    if (options.migrate ?? config.migrateOnStart) {
       // On a pool of its own without the statement timeout: a migration may rightly run long.
       const migrator = await openOrm(url, { poolMax: 1 });
       try {

@@ -36,7 +36,12 @@ export interface Background {
  */
 export async function startBackground(deps: BackgroundDeps): Promise<Background> {
   const logger = deps.logger.child({ component: 'jobs' });
-  const queue = await startJobQueue({ databaseUrl: deps.databaseUrl, logger, worker: deps.runWorker });
+  const queue = await startJobQueue({
+    databaseUrl: deps.databaseUrl,
+    logger,
+    worker: deps.runWorker,
+    migrate: deps.config.migrateOnStart,
+  });
   const scheduler = createPgBossPaymentScheduler(queue, deps.clock);
   let worker: Worker | undefined;
   try {

@@ -13,6 +13,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     embeddedPgDir: '/nonexistent',
     embeddedPgPort: 0,
     hostedPagesEnabled: true,
+    migrateOnStart: true,
     // Off here: most test files make many calls from one address; rate-limit tests turn it on.
     rateLimits: { enabled: false, windowSeconds: 60, apiReads: 600, apiWrites: 120, pages: 120 },
     trpcMaxBatchSize: 10,
