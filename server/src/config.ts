@@ -28,11 +28,25 @@ const flag = (fallback: boolean) =>
       .optional()
       .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value))),
   );
+const count = (fallback: number, min = 1) =>
+  z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).default(fallback));
 const port = (fallback: number) =>
   z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).default(fallback));
 
 const EnvSchema = z.object({
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
+  /**
+   * Secrets from files (Docker/Kubernetes secrets) rather than the environment, where any process
+   * listing or `docker inspect` shows them: the database password (put into DATABASE_URL) and
+   * the link signing secret.
+   */
+  DATABASE_PASSWORD_FILE: optional(z.string()),
+  LINK_SIGNING_SECRET_FILE: optional(z.string()),
+  /**
+   * `false` where the service's database role may not change the schema (it owns none): a
+   * separate step (`npm run -w @pis/server migrate`) applies migrations as the owner first.
+   */
+  MIGRATE_ON_START: flag(true),
   PORT: port(3000),
   HOST: optional(z.string()),
   PUBLIC_BASE_URL: optional(z.url({ protocol: /^https?$/ })),
@@ -46,9 +60,51 @@ const EnvSchema = z.object({
   EMBEDDED_PG_DIR: optional(z.string()),
   EMBEDDED_PG_PORT: port(DEFAULT_EMBEDDED_PG_PORT),
   HOSTED_PAGES_ENABLED: flag(true),
+  /** `off` for load tests and benchmarks; anything shared between instances is counted in Postgres. */
+  RATE_LIMITS: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
+  RATE_LIMIT_WINDOW_SECONDS: count(60),
+  RATE_LIMIT_API_READS: count(600),
+  RATE_LIMIT_API_WRITES: count(120),
+  RATE_LIMIT_PAGES: count(120),
+  TRPC_MAX_BATCH_SIZE: count(10),
+  REQUEST_TIMEOUT_MS: count(10_000),
+  CONNECTION_TIMEOUT_MS: count(30_000),
+  DB_STATEMENT_TIMEOUT_MS: count(5_000),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: count(3_000),
+  /**
+   * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
+   * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
+   */
+  TRUST_PROXY: optional(
+    z
+      .string()
+      .regex(/^(\d+|[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*)$/, 'must be a hop count or addresses/CIDRs'),
+  ),
 });
 
 export type LogLevel = z.infer<typeof EnvSchema>['LOG_LEVEL'];
+
+/** Requests allowed per window, each counted across every instance (see rate-limits/). */
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowSeconds: number;
+  /** Per API key: GETs and writes have budgets of their own (a polling loop does not block creates). */
+  apiReads: number;
+  apiWrites: number;
+  /** Per client address on the customer pages (/trpc pages.*), which have no key. */
+  pages: number;
+}
+
+export interface TimeoutConfig {
+  /** Whole request (headers and body) received within this, else 408 and the socket closes. */
+  requestMs: number;
+  /** A socket with no traffic either way for this long is closed. */
+  connectionMs: number;
+  /** Postgres `statement_timeout` for the service's pool. */
+  statementMs: number;
+  /** Longest wait for a pooled connection before the request is answered 503. */
+  poolAcquireMs: number;
+}
 
 export interface Config {
   /** External Postgres; undefined means "start or reuse the embedded cluster". */
@@ -70,6 +126,14 @@ export interface Config {
   embeddedPgDir: string;
   embeddedPgPort: number;
   hostedPagesEnabled: boolean;
+  /** Apply migrations and install pg-boss's schema on start (the database role must own them). */
+  migrateOnStart: boolean;
+  rateLimits: RateLimitConfig;
+  /** Calls per tRPC batch request; more is a 400. */
+  trpcMaxBatchSize: number;
+  timeouts: TimeoutConfig;
+  /** Fastify's `trustProxy`: false, a hop count, or addresses/CIDRs of the proxies. */
+  trustProxy: false | number | string[];
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
   dataDir: string;
@@ -87,12 +151,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  const linkSigningSecret = e.LINK_SIGNING_SECRET;
+  if (e.LINK_SIGNING_SECRET && e.LINK_SIGNING_SECRET_FILE) {
+    throw new ConfigError(
+      'Invalid environment:\n  LINK_SIGNING_SECRET_FILE: set it or LINK_SIGNING_SECRET, not both',
+    );
+  }
+  const linkSigningSecret = e.LINK_SIGNING_SECRET_FILE
+    ? secretFromFile('LINK_SIGNING_SECRET_FILE', e.LINK_SIGNING_SECRET_FILE, 32)
+    : e.LINK_SIGNING_SECRET;
   if (e.DATABASE_URL && linkSigningSecret === undefined) {
     // A secret generated into a local folder differs per machine: a link signed by one replica
     // would be refused by the next.
     throw new ConfigError(
-      'Invalid environment:\n  LINK_SIGNING_SECRET: is required when DATABASE_URL is set (every instance must sign customer links with the same secret)',
+      'Invalid environment:\n  LINK_SIGNING_SECRET: is required when DATABASE_URL is set (every instance must sign customer links with the same secret; or LINK_SIGNING_SECRET_FILE)',
     );
   }
   if (e.LINK_SIGNING_SECRET_PREVIOUS && linkSigningSecret === undefined) {
@@ -101,7 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     );
   }
   return {
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl: withPasswordFile(e.DATABASE_URL, e.DATABASE_PASSWORD_FILE),
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -112,9 +183,62 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     embeddedPgDir: path.resolve(e.EMBEDDED_PG_DIR ?? path.join(dataDir, 'postgres')),
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     hostedPagesEnabled: e.HOSTED_PAGES_ENABLED,
+    migrateOnStart: e.MIGRATE_ON_START,
+    rateLimits: {
+      enabled: e.RATE_LIMITS === 'on',
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      apiReads: e.RATE_LIMIT_API_READS,
+      apiWrites: e.RATE_LIMIT_API_WRITES,
+      pages: e.RATE_LIMIT_PAGES,
+    },
+    trpcMaxBatchSize: e.TRPC_MAX_BATCH_SIZE,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      connectionMs: e.CONNECTION_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+      poolAcquireMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
+    },
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     dataDir,
   };
+}
+
+/** A secret file's content, trimmed; a ConfigError names the variable, never the content. */
+function secretFromFile(variable: string, file: string, minLength = 1): string {
+  let value: string;
+  try {
+    value = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid environment:\n  ${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  if (value.length < minLength) {
+    throw new ConfigError(
+      `Invalid environment:\n  ${variable}: the file must hold at least ${minLength} characters`,
+    );
+  }
+  return value;
+}
+
+function withPasswordFile(url: string | undefined, passwordFile: string | undefined): string | undefined {
+  if (!passwordFile) return url;
+  if (!url) throw new ConfigError('Invalid environment:\n  DATABASE_PASSWORD_FILE: needs DATABASE_URL');
+  const parsed = new URL(url);
+  if (parsed.password) {
+    throw new ConfigError(
+      'Invalid environment:\n  DATABASE_PASSWORD_FILE: DATABASE_URL already has a password',
+    );
+  }
+  parsed.password = encodeURIComponent(secretFromFile('DATABASE_PASSWORD_FILE', passwordFile));
+  return parsed.toString();
+}
+
+function trustProxyOf(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,72 @@ describe('loadConfig', () => {
       embeddedPgPort: DEFAULT_EMBEDDED_PG_PORT,
       webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     });
+  });
+
+  test('limits and timeouts: on by default, RATE_LIMITS=off turns counting off, numbers validated', async () => {
+    const dataDir = await tempDir();
+    expect(loadConfig({}, dataDir)).toMatchObject({
+      rateLimits: { enabled: true, windowSeconds: 60, apiReads: 600, apiWrites: 120, pages: 120 },
+      trpcMaxBatchSize: 10,
+      timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
+      trustProxy: false,
+    });
+    const tuned = loadConfig(
+      {
+        RATE_LIMITS: 'off',
+        RATE_LIMIT_API_READS: '50',
+        RATE_LIMIT_WINDOW_SECONDS: '1',
+        DB_STATEMENT_TIMEOUT_MS: '250',
+        TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+      },
+      dataDir,
+    );
+    expect(tuned.rateLimits).toMatchObject({ enabled: false, apiReads: 50, windowSeconds: 1 });
+    expect(tuned.timeouts.statementMs).toBe(250);
+    expect(tuned.trustProxy).toEqual(['10.0.0.0/8', '192.168.1.1']);
+    expect(loadConfig({ TRUST_PROXY: '1' }, dataDir).trustProxy).toBe(1);
+    expect(() => loadConfig({ RATE_LIMITS: 'maybe' }, dataDir)).toThrow(/RATE_LIMITS/);
+    expect(() => loadConfig({ RATE_LIMIT_PAGES: '0' }, dataDir)).toThrow(/RATE_LIMIT_PAGES/);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' }, dataDir)).toThrow(/TRUST_PROXY/);
+  });
+
+  test('secrets from files: DATABASE_PASSWORD_FILE goes into DATABASE_URL, LINK_SIGNING_SECRET_FILE is the secret', async () => {
+    const dir = await tempDir();
+    const password = path.join(dir, 'password');
+    const secret = path.join(dir, 'secret');
+    await writeFile(password, 'p@ss/w:rd\n');
+    await writeFile(secret, `${'s'.repeat(40)}\n`);
+    const config = loadConfig(
+      {
+        DATABASE_URL: 'postgres://pis_app@db:5432/pis',
+        DATABASE_PASSWORD_FILE: password,
+        LINK_SIGNING_SECRET_FILE: secret,
+        MIGRATE_ON_START: 'false',
+      },
+      dir,
+    );
+    expect(config.databaseUrl).toBe('postgres://pis_app:p%40ss%2Fw%3Ard@db:5432/pis');
+    expect(decodeURIComponent(new URL(config.databaseUrl ?? '').password)).toBe('p@ss/w:rd');
+    expect(config.linkSigningSecret).toBe('s'.repeat(40));
+    expect(config.migrateOnStart).toBe(false);
+    expect(loadConfig({}, dir).migrateOnStart).toBe(true);
+
+    const missing = () => loadConfig({ LINK_SIGNING_SECRET_FILE: path.join(dir, 'absent') }, dir);
+    expect(missing).toThrow(ConfigError);
+    expect(missing).toThrow(/LINK_SIGNING_SECRET_FILE: cannot read/);
+    await writeFile(path.join(dir, 'short'), 'short');
+    expect(() => loadConfig({ LINK_SIGNING_SECRET_FILE: path.join(dir, 'short') }, dir)).toThrow(
+      /at least 32/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://u:inline@db/pis', DATABASE_PASSWORD_FILE: password }, dir),
+    ).toThrow(/already has a password/);
+    expect(() => loadConfig({ DATABASE_PASSWORD_FILE: password }, dir)).toThrow(/needs DATABASE_URL/);
+    // A secret never appears in an error.
+    const both = () =>
+      loadConfig({ LINK_SIGNING_SECRET: 'x'.repeat(40), LINK_SIGNING_SECRET_FILE: secret }, dir);
+    expect(both).toThrow(/not both/);
+    expect(both).not.toThrow(/sss|xxx/);
   });
 
   test('the generated link secret is random, private, persisted and reused', async () => {

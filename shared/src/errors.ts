@@ -110,6 +110,11 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'GET /ready only: the database is unreachable or migrations are not applied',
   },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    publicCode: true,
+    description: 'The database is saturated (a statement or pool-wait timeout): retry after Retry-After',
+  },
 } as const satisfies Record<string, { status: number; publicCode: boolean; description: string }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;

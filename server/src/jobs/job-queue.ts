@@ -17,6 +17,11 @@ export interface JobQueueOptions {
   worker: boolean;
   /** pg-boss's own connections (fetching, settling, sending); handlers use the ORM's pool. */
   poolMax?: number;
+  /**
+   * Install or upgrade pg-boss's schema on start (default). `false` where the service's role
+   * owns no schema: `npm run -w @pis/server migrate` installs it as the owner beforehand.
+   */
+  migrate?: boolean;
 }
 
 /** Started pg-boss plus typed sending. One per process; `stop()` drains before closing. */
@@ -44,6 +49,8 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     max: options.poolMax ?? 4,
     supervise: options.worker,
     schedule: false,
+    migrate: options.migrate ?? true,
+    createSchema: options.migrate ?? true,
   });
   // An 'error' event nobody listens for would crash the process; pg-boss recovers by itself.
   boss.on('error', (error) => options.logger.error({ err: error }, 'pg-boss error'));

@@ -1,7 +1,6 @@
 import type { JobDefinition } from './job-definition.ts';
 import { paymentDueJob } from './payment-due-job.ts';
-import { paymentSweepJob } from './payment-sweep-job.ts';
 import { providerClaimJob } from './provider-claim-job.ts';
 
 /** Every background job. A new job is one definition file and one entry here. */
-export const JOBS: readonly JobDefinition[] = [paymentDueJob, paymentSweepJob, providerClaimJob];
+export const JOBS: readonly JobDefinition[] = [paymentDueJob, providerClaimJob];

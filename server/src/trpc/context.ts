@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { EntityManager, Orm } from '../db/orm.ts';
@@ -36,10 +36,14 @@ export interface Context {
   apiKeyHeader: string | string[] | undefined;
   /** Raw `Idempotency-Key` header, read by the create procedure. */
   idempotencyKeyHeader: string | string[] | undefined;
+  /** The client's address (the socket's, or per TRUST_PROXY), for per-address rate limits. */
+  clientAddress: string;
+  /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
+  setHeader(name: string, value: string): void;
 }
 
 export function createContextFactory(services: AppServices) {
-  return ({ req }: { req: FastifyRequest }): Context => ({
+  return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
     services,
     em: services.orm.em.fork(),
     clock: services.clock,
@@ -47,5 +51,9 @@ export function createContextFactory(services: AppServices) {
     log: req.log as Logger,
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
+    clientAddress: req.ip,
+    setHeader: (name, value) => {
+      res.header(name, value);
+    },
   });
 }

@@ -8,13 +8,14 @@ import type { JobDeps } from '../../src/jobs/job-definition.ts';
 import { type Background, startBackground } from '../../src/lifecycle/background.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { findDuePaymentIds } from '../../src/payments/catch-up-payment.ts';
-import { catchUpPayments } from '../../src/payments/catch-up-payments.ts';
+import { catchUpDuePayments, catchUpPayments } from '../../src/payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
 import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import type { PaymentsDeps } from '../../src/payments/payments-deps.ts';
 import { reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
 import { defaultProviderRegistry } from '../../src/providers/default-providers.ts';
+import { purgeRateLimitWindows } from '../../src/rate-limits/rate-limit-store.ts';
 import { type Factories, factories } from '../helpers/factories.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
@@ -123,9 +124,11 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
         clock,
         logger,
         catchUpPayments: (paymentIds) => catchUpPayments(deps, paymentIds),
+        catchUpDuePayments: (limit) => catchUpDuePayments(deps, limit),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(orm.em, now),
         reconcileProviderClaims: () => reconcileProviderClaims(paymentsDeps({ clock })),
+        purgeRateLimitWindows: (now) => purgeRateLimitWindows(orm.em, now),
       };
     },
     async storedStatus(paymentId) {

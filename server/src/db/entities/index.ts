@@ -5,6 +5,7 @@ import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
 import { ProviderClaim } from './provider-claim.entity.ts';
+import { RateLimitWindow } from './rate-limit-window.entity.ts';
 
 /** Every entity the ORM knows. A new entity is one import and one entry here (plus its migration). */
 export const ENTITIES = [
@@ -15,6 +16,16 @@ export const ENTITIES = [
   PaymentHistory,
   IdempotencyKey,
   ProviderClaim,
+  RateLimitWindow,
 ];
 
-export { ApiKey, IdempotencyKey, Organization, OrganizationProvider, Payment, PaymentHistory, ProviderClaim };
+export {
+  ApiKey,
+  IdempotencyKey,
+  Organization,
+  OrganizationProvider,
+  Payment,
+  PaymentHistory,
+  ProviderClaim,
+  RateLimitWindow,
+};

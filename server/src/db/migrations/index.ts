@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121115358_foundation } from './Migration20261121115358_foundation.ts';
 import { Migration20261121115714_payments } from './Migration20261121115714_payments.ts';
+import { Migration20261122221702_rate_limits } from './Migration20261122221702_rate_limits.ts';
 import { Migration20261122221939_provider_and_idempotency_claims } from './Migration20261122221939_provider_and_idempotency_claims.ts';
 
 /**
@@ -10,6 +11,7 @@ import { Migration20261122221939_provider_and_idempotency_claims } from './Migra
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121115358_foundation', class: Migration20261121115358_foundation },
   { name: 'Migration20261121115714_payments', class: Migration20261121115714_payments },
+  { name: 'Migration20261122221702_rate_limits', class: Migration20261122221702_rate_limits },
   {
     name: 'Migration20261122221939_provider_and_idempotency_claims',
     class: Migration20261122221939_provider_and_idempotency_claims,

@@ -1,0 +1,70 @@
+import { RateLimitWindow } from '../db/entities/index.ts';
+import type { EntityManager } from '../db/orm.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
+
+/**
+ * Rate-limit counters in Postgres, so every instance counts against the same budget.
+ *
+ * Fixed windows aligned to the epoch (a 60 s window runs :00-:59 of each minute): one row per key,
+ * one upsert per hit, no read-then-write race (the row lock of `on conflict do update`
+ * serialises concurrent hits on a key). A client can spend up to twice the limit around a window
+ * boundary; that is the usual price of a fixed window (GitHub's and GoCardless's limits work the
+ * same way) and buys one statement per request instead of a sliding log. Time is the database's
+ * (`statement_timestamp()`), so instances whose clocks differ still agree on the window.
+ */
+export interface RateLimitRule {
+  /** What is counted, e.g. `api:read:<apiKeyId>` or `pages:<address>`; at most 200 characters. */
+  key: string;
+  /** Hits allowed per window. */
+  limit: number;
+  windowSeconds: number;
+  /** Only for tests: the instant to count at, instead of the database's clock. */
+  now?: Date;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  /** Hits left in this window after this one (0 when refused). */
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1), for `Retry-After` and `RateLimit-Reset`. */
+  resetSeconds: number;
+}
+
+const CONSUME = {
+  name: 'rate_limit_consume',
+  sql: `with clock as (select coalesce(?::timestamptz, statement_timestamp()) as t, ?::int as w)
+insert into rate_limit_window as r (key, window_start, resets_at, hits)
+select ?, s.start, s.start + make_interval(secs => clock.w), 1
+from clock, lateral (select to_timestamp(floor(extract(epoch from clock.t) / clock.w) * clock.w) as start) s
+on conflict (key) do update set
+  hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
+  window_start = excluded.window_start,
+  resets_at = excluded.resets_at
+returning r.hits, ceil(extract(epoch from r.resets_at - (select t from clock)))::int as reset_seconds`,
+};
+
+/** Counts one hit against `rule.key` and says whether it is within the limit. One round trip. */
+export async function consumeRateLimit(em: EntityManager, rule: RateLimitRule): Promise<RateLimitResult> {
+  if (!Number.isInteger(rule.windowSeconds) || rule.windowSeconds < 1) {
+    throw new RangeError('windowSeconds must be a positive integer');
+  }
+  const [row] = await preparedQuery<{ hits: number; reset_seconds: number }>(em, CONSUME, [
+    rule.now?.toISOString() ?? null,
+    rule.windowSeconds,
+    rule.key,
+  ]);
+  if (!row) throw new Error('rate limit upsert returned no row');
+  const hits = Number(row.hits);
+  return {
+    allowed: hits <= rule.limit,
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - hits),
+    resetSeconds: Math.max(1, Number(row.reset_seconds)),
+  };
+}
+
+/** Deletes windows that have ended (they count as empty already); for the periodic sweep. */
+export async function purgeRateLimitWindows(em: EntityManager, now: Date): Promise<number> {
+  return em.fork().nativeDelete(RateLimitWindow, { resetsAt: { $lte: now } });
+}
