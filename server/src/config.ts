@@ -159,7 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
   const linkSigningSecret = e.LINK_SIGNING_SECRET_FILE
     ? secretFromFile('LINK_SIGNING_SECRET_FILE', e.LINK_SIGNING_SECRET_FILE, 32)
     : e.LINK_SIGNING_SECRET;
-  if (e.DATABASE_URL && linkSigningSecret === undefined) {
+  const databaseUrl = withPasswordFile(e.DATABASE_URL, e.DATABASE_PASSWORD_FILE);
+  if (databaseUrl && linkSigningSecret === undefined) {
     // A secret generated into a local folder differs per machine: a link signed by one replica
     // would be refused by the next.
     throw new ConfigError(
@@ -172,7 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     );
   }
   return {
-    databaseUrl: withPasswordFile(e.DATABASE_URL, e.DATABASE_PASSWORD_FILE),
+    databaseUrl,
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -95,6 +95,7 @@ function currencyDecimalRules() {
   }
   return [...byDecimals].map(([decimals, codes]) => ({
     if: { properties: { currency: { enum: codes } }, required: ['currency'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
     then: {
       properties: {
         value:
