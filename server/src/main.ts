@@ -31,10 +31,11 @@ await runProcess('server', async ({ config, logger, shutdown }) => {
   if (demo) {
     lines.push(
       '',
-      `Created a demo organization (${demo.organizationId}) with a read+write API key.`,
-      'The key is shown only this once:',
+      `Created a demo organization (${demo.organizationId}) with a read+write API key and a dashboard user.`,
+      'The key and the password are shown only this once:',
       '',
-      `  ${demo.apiKey}`,
+      `  API key    ${demo.apiKey}   (id ${demo.apiKeyId})`,
+      `  dashboard  ${url}/dashboard/sign-in   email ${demo.user.email}   password ${demo.user.password}`,
       '',
       'Try:',
       `  curl -H "x-api-key: ${demo.apiKey}" ${url}/api/banks`,

@@ -16,6 +16,7 @@ export const ERROR_KINDS = {
   PAYMENT_NOT_CANCELLABLE: { status: 409, publicCode: true },
   IDEMPOTENCY_KEY_REUSED: { status: 409, publicCode: true },
   PAYMENT_ALREADY_DECIDED: { status: 409, publicCode: true },
+  API_KEY_ALREADY_REVOKED: { status: 409, publicCode: true },
   BANK_NOT_CHOSEN: { status: 409, publicCode: true },
   LINK_EXPIRED: { status: 410, publicCode: true },
   PAYLOAD_TOO_LARGE: { status: 413, publicCode: true },

@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { type DashboardHttp, dashboardHttp } from '../dashboard/dashboard-http.ts';
 import type { EntityManager, Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
@@ -36,10 +37,14 @@ export interface Context {
   apiKeyHeader: string | string[] | undefined;
   /** Raw `Idempotency-Key` header, read by the create procedure. */
   idempotencyKeyHeader: string | string[] | undefined;
+  /** Session cookie, CSRF header and client address, for the dashboard's procedures. */
+  dashboard: DashboardHttp;
 }
 
 export function createContextFactory(services: AppServices) {
-  return ({ req }: { req: FastifyRequest }): Context => ({
+  const secureCookies = services.config.publicBaseUrl.startsWith('https:');
+  // `res` is absent under /api (no dashboard procedure is served there).
+  return ({ req, res }: { req: FastifyRequest; res?: FastifyReply }): Context => ({
     services,
     em: services.orm.em.fork(),
     clock: services.clock,
@@ -47,5 +52,6 @@ export function createContextFactory(services: AppServices) {
     log: req.log as Logger,
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
+    dashboard: dashboardHttp(req, res, secureCookies),
   });
 }

@@ -32,7 +32,13 @@ export const pageProcedure = publicProcedure.use(storableInput);
 const withPermission = (permission: Permission) =>
   publicProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
     const preload = meta?.preload?.(await getRawInput());
-    const { caller, preloaded } = await authenticateApiKey(ctx.em, ctx.apiKeyHeader, ctx.clock, preload);
+    const { caller, preloaded } = await authenticateApiKey(
+      ctx.em,
+      ctx.apiKeyHeader,
+      ctx.clock,
+      preload,
+      ctx.log,
+    );
     requirePermission(caller, permission);
     await refuseUnstorableInput(getRawInput);
     return next({

@@ -1,4 +1,6 @@
 import { ApiKey } from './api-key.entity.ts';
+import { DashboardSession } from './dashboard-session.entity.ts';
+import { DashboardUser } from './dashboard-user.entity.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
@@ -15,10 +17,14 @@ export const ENTITIES = [
   PaymentHistory,
   IdempotencyKey,
   RateLimitWindow,
+  DashboardUser,
+  DashboardSession,
 ];
 
 export {
   ApiKey,
+  DashboardSession,
+  DashboardUser,
   IdempotencyKey,
   Organization,
   OrganizationProvider,
