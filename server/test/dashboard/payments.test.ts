@@ -207,7 +207,7 @@ describe('overview and quick start', () => {
   });
 
   test('finished days are summarized once and read from the summary; the last days live; no double counting', async () => {
-    const { b, headers, session } = await merchant();
+    const { headers, session } = await merchant();
     const start = clock.now();
     const days: string[] = [];
     // One payment a day for 6 days: completed on even days, left to expire on odd ones.
