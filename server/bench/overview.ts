@@ -1,13 +1,10 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/db/orm.ts';
 import { silentLogger } from '../src/logger.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
 import { paymentOverview } from '../src/payments/payment-overview.ts';
 import { noopPaymentScheduler } from '../src/payments/payment-scheduler.ts';
 import { defaultProviderRegistry } from '../src/providers/default-providers.ts';
+import { startThrowawayCluster } from './throwaway-cluster.ts';
 
 /**
  * `npm run -w @pis/server bench:overview`: the dashboard overview's queries for an organization
@@ -18,15 +15,7 @@ import { defaultProviderRegistry } from '../src/providers/default-providers.ts';
 const PAYMENTS = Number(process.env.OVERVIEW_PAYMENTS ?? 1_000_000);
 const now = new Date();
 
-const tempDir = await mkdtemp(path.join(os.tmpdir(), 'pis-overview-'));
-await chmod(tempDir, 0o755);
-const cluster = await startEmbeddedPostgres({
-  dataDir: path.join(tempDir, 'postgres'),
-  port: 0,
-  password: 'bench',
-  logger: silentLogger(),
-  persistent: false,
-});
+const { cluster, remove } = await startThrowawayCluster('overview');
 const url = cluster.url('postgres');
 const orm = await openOrm(url, { poolMax: 4 });
 try {
@@ -113,6 +102,5 @@ try {
   }
 } finally {
   await orm.close();
-  await cluster.stop();
-  await rm(tempDir, { recursive: true, force: true });
+  await remove();
 }
