@@ -31,6 +31,8 @@ const started = performance.now();
 const { cluster, tempDir, remove } = await startThrowawayCluster('bench');
 // `npm run bench -- --lag-only` skips the HTTP loads (to iterate on the worker).
 const lagOnly = process.argv.includes('--lag-only');
+// `npm run bench -- --rate-limits` counts every request in the rate-limit store (budgets out of reach).
+const countRateLimits = process.argv.includes('--rate-limits');
 const rows: Row[] = [];
 let lag: LagResult | undefined;
 try {
@@ -39,7 +41,7 @@ try {
 
   if (!lagOnly) rows.push(...(await measureBaseline(cluster.url('baseline'))));
 
-  const service = await startService(cluster.url('service'), tempDir);
+  const service = await startService(cluster.url('service'), tempDir, { countRateLimits });
   try {
     const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
     const headers = { 'x-api-key': service.apiKey };

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../src/auth/api-keys.ts';
-import { systemClock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import type { Background } from '../src/lifecycle/background.ts';
@@ -20,19 +19,38 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startService(databaseUrl: string, dataDir: string): Promise<Service> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RUN_WORKER: 'true' }, dataDir);
+/**
+ * Rate limits are off, as for any load test (RATE_LIMITS=off). `countRateLimits` turns them on
+ * with budgets no bench reaches, to measure what counting costs per request.
+ */
+export async function startService(
+  databaseUrl: string,
+  dataDir: string,
+  options: { countRateLimits?: boolean } = {},
+): Promise<Service> {
+  const unreachable = '1000000000';
+  const config = loadConfig(
+    {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      RUN_WORKER: 'true',
+      ...(options.countRateLimits
+        ? { RATE_LIMITS: 'on', RATE_LIMIT_API_READS: unreachable, RATE_LIMIT_API_WRITES: unreachable }
+        : { RATE_LIMITS: 'off' }),
+    },
+    dataDir,
+  );
   const logger = createLogger(config.logLevel, 'stderr');
   const shutdown = new GracefulShutdown(logger);
-  const { database, background, app } = await startServiceParts(
-    { config, logger, clock: systemClock, runWorker: config.runWorker },
+  const { database, background, app, clock } = await startServiceParts(
+    { config, logger, runWorker: config.runWorker },
     shutdown,
   );
-  const { organizationId } = await createOrganization(database.orm.em.fork(), 'Bench Merchant', systemClock);
+  const { organizationId } = await createOrganization(database.orm.em.fork(), 'Bench Merchant', clock);
   const { apiKey } = await createApiKey(
     database.orm.em.fork(),
     { organizationId, permissions: { read: true, write: true } },
-    systemClock,
+    clock,
   );
   return {
     app,

@@ -3,7 +3,7 @@ import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
-import { BODY_LIMIT_BYTES } from './config.ts';
+import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { envelopeClientError } from './http/client-error.ts';
 import { envelopeErrors, envelopeFrameworkError, rejectUnusableHost } from './http/fastify-failure.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
@@ -51,8 +51,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Batched tRPC calls put every procedure name into the path.
     routerOptions: { maxParamLength: 5000 },
     // Links use PUBLIC_BASE_URL, never the request's Host, so X-Forwarded-* need not be trusted.
-    trustProxy: false,
+    // TRUST_PROXY names the load balancer, so per-address rate limits see the client, not it.
+    trustProxy: fastifyTrustProxy(options.config.trustProxy),
     clientErrorHandler: envelopeClientError,
+    // Slow clients cannot hold sockets: the whole request (headers and body) must arrive within
+    // requestTimeout (else 408, see http/client-error.ts), and an idle socket closes after
+    // connectionTimeout. Node checks these every connectionsCheckingInterval (30 s by default,
+    // which would let a 10 s limit run to 40 s).
+    requestTimeout: options.config.timeouts.requestMs,
+    connectionTimeout: options.config.timeouts.connectionMs,
+    http: { connectionsCheckingInterval: 1_000, headersTimeout: options.config.timeouts.requestMs },
     frameworkErrors: envelopeFrameworkError,
   });
 
@@ -68,6 +76,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
+      // Each call of a batch runs (and is rate-limited) on its own: bound how many one request holds.
+      maxBatchSize: options.config.trpcMaxBatchSize,
       createContext,
       responseMeta,
       onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
@@ -92,6 +102,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bankLogoRoutes);
   await webApp(app, { distDir: options.config.webDistDir });
   return app;
+}
+
+/** A hop count trusts that many proxies in front of us (Fastify's types take it as a function). */
+function fastifyTrustProxy(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
 }
 
 export type { AppRouter };

@@ -28,6 +28,8 @@ const flag = (fallback: boolean) =>
       .optional()
       .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value))),
   );
+const count = (fallback: number, min = 1) =>
+  z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).default(fallback));
 const port = (fallback: number) =>
   z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).default(fallback));
 
@@ -45,9 +47,51 @@ const EnvSchema = z.object({
   EMBEDDED_PG_DIR: optional(z.string()),
   EMBEDDED_PG_PORT: port(DEFAULT_EMBEDDED_PG_PORT),
   HOSTED_PAGES_ENABLED: flag(true),
+  /** `off` for load tests and benchmarks; anything shared between instances is counted in Postgres. */
+  RATE_LIMITS: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
+  RATE_LIMIT_WINDOW_SECONDS: count(60),
+  RATE_LIMIT_API_READS: count(600),
+  RATE_LIMIT_API_WRITES: count(120),
+  RATE_LIMIT_PAGES: count(120),
+  TRPC_MAX_BATCH_SIZE: count(10),
+  REQUEST_TIMEOUT_MS: count(10_000),
+  CONNECTION_TIMEOUT_MS: count(30_000),
+  DB_STATEMENT_TIMEOUT_MS: count(5_000),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: count(3_000),
+  /**
+   * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
+   * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
+   */
+  TRUST_PROXY: optional(
+    z
+      .string()
+      .regex(/^(\d+|[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*)$/, 'must be a hop count or addresses/CIDRs'),
+  ),
 });
 
 export type LogLevel = z.infer<typeof EnvSchema>['LOG_LEVEL'];
+
+/** Requests allowed per window, each counted across every instance (see rate-limits/). */
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowSeconds: number;
+  /** Per API key: GETs and writes have budgets of their own (a polling loop does not block creates). */
+  apiReads: number;
+  apiWrites: number;
+  /** Per client address on the customer pages (/trpc pages.*), which have no key. */
+  pages: number;
+}
+
+export interface TimeoutConfig {
+  /** Whole request (headers and body) received within this, else 408 and the socket closes. */
+  requestMs: number;
+  /** A socket with no traffic either way for this long is closed. */
+  connectionMs: number;
+  /** Postgres `statement_timeout` for the service's pool. */
+  statementMs: number;
+  /** Longest wait for a pooled connection before the request is answered 503. */
+  poolAcquireMs: number;
+}
 
 export interface Config {
   /** External Postgres; undefined means "start or reuse the embedded cluster". */
@@ -63,6 +107,12 @@ export interface Config {
   embeddedPgDir: string;
   embeddedPgPort: number;
   hostedPagesEnabled: boolean;
+  rateLimits: RateLimitConfig;
+  /** Calls per tRPC batch request; more is a 400. */
+  trpcMaxBatchSize: number;
+  timeouts: TimeoutConfig;
+  /** Fastify's `trustProxy`: false, a hop count, or addresses/CIDRs of the proxies. */
+  trustProxy: false | number | string[];
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
   dataDir: string;
@@ -91,9 +141,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     embeddedPgDir: path.resolve(e.EMBEDDED_PG_DIR ?? path.join(dataDir, 'postgres')),
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     hostedPagesEnabled: e.HOSTED_PAGES_ENABLED,
+    rateLimits: {
+      enabled: e.RATE_LIMITS === 'on',
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      apiReads: e.RATE_LIMIT_API_READS,
+      apiWrites: e.RATE_LIMIT_API_WRITES,
+      pages: e.RATE_LIMIT_PAGES,
+    },
+    trpcMaxBatchSize: e.TRPC_MAX_BATCH_SIZE,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      connectionMs: e.CONNECTION_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+      poolAcquireMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
+    },
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     dataDir,
   };
+}
+
+function trustProxyOf(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
 }
 
 /**

@@ -1,17 +1,16 @@
-import { systemClock } from './clock.ts';
 import { runProcess, startServiceParts } from './lifecycle/process.ts';
 import { createDemoOrganizationIfEmpty, demoBanner } from './organizations/demo-organization.ts';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the job worker) in one process. */
 
 await runProcess('server', async ({ config, logger, shutdown }) => {
-  const { database, app } = await startServiceParts(
-    { config, logger, clock: systemClock, runWorker: config.runWorker },
+  const { database, app, clock } = await startServiceParts(
+    { config, logger, runWorker: config.runWorker },
     shutdown,
   );
   // Only the embedded database is seeded: a real one is the operator's to fill (via the CLI).
   const demo = database.cluster
-    ? await createDemoOrganizationIfEmpty(database.orm.em.fork(), systemClock)
+    ? await createDemoOrganizationIfEmpty(database.orm.em.fork(), clock)
     : undefined;
   await app.listen({ port: config.port, host: config.host });
 

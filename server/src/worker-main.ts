@@ -1,4 +1,3 @@
-import { systemClock } from './clock.ts';
 import { runProcess, startBackgroundParts } from './lifecycle/process.ts';
 
 /**
@@ -7,7 +6,7 @@ import { runProcess, startBackgroundParts } from './lifecycle/process.ts';
  * embedded cluster (reused when the server already runs it).
  */
 await runProcess('worker', async ({ config, logger, shutdown }) => {
-  await startBackgroundParts({ config, logger, clock: systemClock, runWorker: true }, shutdown);
+  await startBackgroundParts({ config, logger, runWorker: true }, shutdown);
   // Stay up until a signal, even while no job timer is pending.
   const keepAlive = setInterval(() => {}, 2 ** 30);
   shutdown.add('keep-alive', async () => clearInterval(keepAlive));

@@ -9,6 +9,7 @@ import { readProcedure, writeProcedure } from '../src/trpc/procedures.ts';
 import { createCallerFactory, router } from '../src/trpc/trpc.ts';
 import { expectFailure, expectSuccess } from './helpers/expect-envelope.ts';
 import { createTestApp } from './helpers/test-app.ts';
+import { testConfig } from './helpers/test-config.ts';
 import { created } from './payments/payment-fixtures.ts';
 
 const { app, orm, clock, config, factories } = await createTestApp();
@@ -131,7 +132,13 @@ describe('403: permission and organization', () => {
     });
     // The auth middleware needs only these; the rest of the context is the domain's.
     const caller = (apiKey: string) =>
-      createCallerFactory(probe)({ em: orm.em.fork(), clock, apiKeyHeader: apiKey } as unknown as Context);
+      createCallerFactory(probe)({
+        em: orm.em.fork(),
+        clock,
+        apiKeyHeader: apiKey,
+        config: testConfig(),
+        setHeader: () => {},
+      } as unknown as Context);
     const reader = await factories.createMerchant('read');
     await expect(caller(reader.apiKey).write()).rejects.toMatchObject({
       cause: { kind: 'FORBIDDEN', message: 'API key lacks write permission' },

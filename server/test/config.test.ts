@@ -24,6 +24,33 @@ describe('loadConfig', () => {
     });
   });
 
+  test('limits and timeouts: on by default, RATE_LIMITS=off turns counting off, numbers validated', async () => {
+    const dataDir = await tempDir();
+    expect(loadConfig({}, dataDir)).toMatchObject({
+      rateLimits: { enabled: true, windowSeconds: 60, apiReads: 600, apiWrites: 120, pages: 120 },
+      trpcMaxBatchSize: 10,
+      timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
+      trustProxy: false,
+    });
+    const tuned = loadConfig(
+      {
+        RATE_LIMITS: 'off',
+        RATE_LIMIT_API_READS: '50',
+        RATE_LIMIT_WINDOW_SECONDS: '1',
+        DB_STATEMENT_TIMEOUT_MS: '250',
+        TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+      },
+      dataDir,
+    );
+    expect(tuned.rateLimits).toMatchObject({ enabled: false, apiReads: 50, windowSeconds: 1 });
+    expect(tuned.timeouts.statementMs).toBe(250);
+    expect(tuned.trustProxy).toEqual(['10.0.0.0/8', '192.168.1.1']);
+    expect(loadConfig({ TRUST_PROXY: '1' }, dataDir).trustProxy).toBe(1);
+    expect(() => loadConfig({ RATE_LIMITS: 'maybe' }, dataDir)).toThrow(/RATE_LIMITS/);
+    expect(() => loadConfig({ RATE_LIMIT_PAGES: '0' }, dataDir)).toThrow(/RATE_LIMIT_PAGES/);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' }, dataDir)).toThrow(/TRUST_PROXY/);
+  });
+
   test('the generated link secret is random, private, persisted and reused', async () => {
     const dataDir = await tempDir();
     const first = loadConfig({}, dataDir).linkSigningSecret;

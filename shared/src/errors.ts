@@ -26,6 +26,8 @@ export const ERROR_KINDS = {
   PROVIDER_UNAVAILABLE: { status: 502, publicCode: true },
   PROVIDER_NOT_CONFIGURED: { status: 503, publicCode: true },
   HOSTED_PAGES_NOT_CONFIGURED: { status: 503, publicCode: true },
+  /** The database is saturated (statement or pool-wait timeout): retry shortly (`Retry-After`). */
+  SERVICE_UNAVAILABLE: { status: 503, publicCode: true },
 } as const satisfies Record<string, { status: number; publicCode: boolean }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;

@@ -47,11 +47,21 @@ export async function openDatabase(
   };
   let orm: Orm | undefined;
   try {
-    orm = await openOrm(url, options);
     if (options.migrate ?? true) {
-      const applied = await migrate(orm, url);
-      if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+      // On a pool of its own without the statement timeout: a migration may rightly run long.
+      const migrator = await openOrm(url, { poolMax: 1 });
+      try {
+        const applied = await migrate(migrator, url);
+        if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+      } finally {
+        await migrator.close();
+      }
     }
+    orm = await openOrm(url, {
+      statementTimeoutMs: config.timeouts.statementMs,
+      acquireTimeoutMs: config.timeouts.poolAcquireMs,
+      ...options,
+    });
   } catch (error) {
     await orm?.close();
     await stopCluster();

@@ -16,6 +16,16 @@ export interface OrmOptions {
   /** Connections per process; tests keep it small because many test databases share one cluster. */
   poolMax?: number;
   debug?: boolean;
+  /**
+   * Postgres `statement_timeout` on every pooled connection (0 or absent: none). A stuck query
+   * fails its request instead of holding a connection (and a row lock) for minutes.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * Longest wait for a pooled connection, connecting included (pg-pool's `connectionTimeoutMillis`,
+   * which also bounds the wait in its queue); absent: forever.
+   */
+  acquireTimeoutMs?: number;
 }
 
 export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options {
@@ -25,6 +35,10 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options 
     extensions: [Migrator],
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
+    driverOptions: {
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.acquireTimeoutMs ? { connectionTimeoutMillis: options.acquireTimeoutMs } : {}),
+    },
     // Requests get their own fork; a stray use of the global EM is a bug we want to see.
     allowGlobalContext: false,
     migrations: {

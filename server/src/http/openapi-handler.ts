@@ -25,9 +25,10 @@ import { ZodArray, type z } from 'zod';
 export interface OpenApiHandlerOptions {
   /** The router as the handler should see it (see rest-api.ts): lookups, coercion, and `createCaller`. */
   router: AnyRouter;
-  createContext: (options: { req: FastifyRequest }) => unknown;
+  createContext: (options: { req: FastifyRequest; res: FastifyReply }) => unknown;
   responseMeta: (options: { paths?: readonly string[] | undefined; errors: readonly unknown[] }) => {
     status?: number;
+    headers?: Record<string, string>;
   };
   onError: (options: { error: TRPCError; req: FastifyRequest }) => void;
 }
@@ -88,7 +89,7 @@ export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOpti
           }
           input = fields;
         }
-        ctx = options.createContext({ req: request });
+        ctx = options.createContext({ req: request, res: reply });
         const caller = router.createCaller(ctx as never) as unknown as Record<string, unknown>;
         const call = procedure.path
           .split('.')
@@ -105,6 +106,7 @@ export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOpti
           paths: procedure ? [procedure.path] : undefined,
           errors: [error],
         });
+        if (meta.headers) reply.headers(meta.headers);
         const type = procedure?.type ?? 'unknown';
         const errorShape = getErrorShape({
           config: router._def._config,

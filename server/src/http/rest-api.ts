@@ -1,6 +1,6 @@
 import { ErrorBody, parseJsonObjectBody } from '@pis/shared';
 import type { AnyRouter } from '@trpc/server';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { Context } from '../trpc/context.ts';
@@ -10,9 +10,10 @@ import { openApiHandler } from './openapi-handler.ts';
 
 export interface RestApiOptions {
   router: AnyRouter;
-  createContext: (options: { req: FastifyRequest }) => Context;
+  createContext: (options: { req: FastifyRequest; res: FastifyReply }) => Context;
   responseMeta: (options: { paths?: readonly string[] | undefined; errors: readonly unknown[] }) => {
     status?: number;
+    headers?: Record<string, string>;
   };
 }
 

@@ -12,6 +12,11 @@ export interface JobDeps {
    * and schedules their next steps. Idempotent. Resolves to how many payments changed.
    */
   catchUpPayments(paymentIds: readonly string[]): Promise<number>;
+  /**
+   * Catches up to `limit` due payments, oldest due first, skipping rows another transaction
+   * holds; `found`: how many it took (fewer than `limit`: none left).
+   */
+  catchUpDuePayments(limit: number): Promise<{ found: number; changed: number }>;
   /** Ids of unfinished payments whose `next_due_at` is at or before `now`, oldest due first. */
   findDuePaymentIds(now: Date, limit: number): Promise<string[]>;
   /** Deletes Idempotency-Keys past their 24 h; resolves to how many went. */

@@ -1,8 +1,8 @@
 import type { Job, JobResult } from 'pg-boss';
 import type { JobDefinition, JobDeps } from './job-definition.ts';
 import type { JobQueue } from './job-queue.ts';
-import { paymentSweepJob, SWEEP_INTERVAL_SECONDS } from './payment-sweep-job.ts';
 import { JOBS } from './registry.ts';
+import { startSweeper } from './sweeper.ts';
 
 export interface Worker {
   /** Stops fetching and waits for the handlers already running. pg-boss itself stays open. */
@@ -10,9 +10,9 @@ export interface Worker {
 }
 
 /**
- * Works every registered queue in this process and asks for a sweep every few seconds. Any
- * number of processes may do this against one database: pg-boss hands each job to one worker,
- * the sweep queue lets one sweep run at a time, and the payment row locks settle the rest.
+ * Works every registered queue in this process and sweeps every few seconds. Any number of
+ * processes may do this against one database: pg-boss hands each job to one worker, sweeps skip
+ * rows another process holds, and the payment row locks settle the rest.
  */
 export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worker> {
   for (const job of JOBS) {
@@ -21,22 +21,15 @@ export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worke
     );
   }
 
-  const requestSweep = (options: { throttled: boolean }) =>
-    queue
-      // Throttled, every process asks but one sweep per interval is queued cluster-wide.
-      .send(paymentSweepJob, {}, options.throttled ? { singletonSeconds: SWEEP_INTERVAL_SECONDS } : {})
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'could not request a sweep'));
-  // At once and unthrottled (this interval's slot may be taken by a sweep that already ran):
-  // whatever fell due while no worker ran is caught up on start, not one interval later.
-  await requestSweep({ throttled: false });
-  const timer = setInterval(() => requestSweep({ throttled: true }), SWEEP_INTERVAL_SECONDS * 1000);
-  timer.unref();
+  // Not a pg-boss job: a singleton job's lease outlives a killed worker by minutes, and every
+  // sweep would wait for it. Each process sweeps on its own timer instead (see sweeper.ts).
+  const sweeper = startSweeper(deps);
 
   let stopping: Promise<void> | undefined;
   return {
     stop: () => {
       stopping ??= (async () => {
-        clearInterval(timer);
+        await sweeper.stop();
         await Promise.all(JOBS.map((job) => queue.boss.offWork(job.name, { wait: true })));
       })();
       return stopping;

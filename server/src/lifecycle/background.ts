@@ -6,10 +6,11 @@ import { createPgBossPaymentScheduler } from '../jobs/pg-boss-payment-scheduler.
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import type { Logger } from '../logger.ts';
 import { findDuePaymentIds } from '../payments/catch-up-payment.ts';
-import { catchUpPayments } from '../payments/catch-up-payments.ts';
+import { catchUpDuePayments, catchUpPayments } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import { purgeRateLimitWindows } from '../rate-limits/rate-limit-store.ts';
+import { STEP_BUDGET_MS } from './graceful-shutdown.ts';
 
 export interface BackgroundDeps {
   config: Config;
@@ -45,6 +46,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         clock: deps.clock,
         logger,
         catchUpPayments: (paymentIds) => catchUpPayments(catchUp, paymentIds),
+        catchUpDuePayments: (limit) => catchUpDuePayments(catchUp, limit),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(deps.orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(deps.orm.em, now),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(deps.orm.em, now),
@@ -57,8 +59,21 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
   return {
     scheduler,
     stop: async () => {
-      await worker?.stop();
-      await queue.stop();
+      // Within the background step's budget: handlers first, then pg-boss with what is left.
+      if (worker) {
+        const handlersMs = STEP_BUDGET_MS.background - STEP_BUDGET_MS.queue;
+        let timer: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          worker.stop().then(() => false),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), handlersMs);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (late)
+          logger.warn({ budgetMs: handlersMs }, 'job handlers still running; stopping pg-boss anyway');
+      }
+      await queue.stop({ timeoutMs: STEP_BUDGET_MS.queue });
     },
   };
 }

@@ -3,11 +3,13 @@ import { buildApp } from '../app.ts';
 import type { Clock } from '../clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
+import { startDatabaseClock } from '../db/database-clock.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { type Background, startBackground } from './background.ts';
-import { GracefulShutdown } from './graceful-shutdown.ts';
+import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
 
-export type PartsOptions = { config: Config; logger: Logger; clock: Clock; runWorker: boolean };
+/** `clock` absent: the database's clock (what a deployment uses; see db/database-clock.ts). */
+export type PartsOptions = { config: Config; logger: Logger; clock?: Clock; runWorker: boolean };
 
 /**
  * The database and the job queue (working it when `runWorker`), each registered with
@@ -17,10 +19,16 @@ export type PartsOptions = { config: Config; logger: Logger; clock: Clock; runWo
 export async function startBackgroundParts(
   options: PartsOptions,
   shutdown: GracefulShutdown,
-): Promise<{ database: Database; background: Background }> {
-  const { config, logger, clock } = options;
+): Promise<{ database: Database; background: Background; clock: Clock }> {
+  const { config, logger } = options;
   const database = await openDatabase(config, logger);
-  shutdown.add('database', () => database.close());
+  shutdown.add('database', () => database.close(), STEP_BUDGET_MS.database);
+  let clock = options.clock;
+  if (!clock) {
+    const databaseClock = await startDatabaseClock(database.orm.em, logger);
+    shutdown.add('database clock', async () => databaseClock.stop());
+    clock = databaseClock;
+  }
   const background = await startBackground({
     config,
     orm: database.orm,
@@ -29,25 +37,25 @@ export async function startBackgroundParts(
     logger,
     runWorker: options.runWorker,
   });
-  shutdown.add('background', () => background.stop());
-  return { database, background };
+  shutdown.add('background', () => background.stop(), STEP_BUDGET_MS.background);
+  return { database, background, clock };
 }
 
 /** The whole service as `npm start` runs it: the background parts plus the HTTP app (stopped first). */
 export async function startServiceParts(
   options: PartsOptions,
   shutdown: GracefulShutdown,
-): Promise<{ database: Database; background: Background; app: FastifyInstance }> {
+): Promise<{ database: Database; background: Background; clock: Clock; app: FastifyInstance }> {
   const parts = await startBackgroundParts(options, shutdown);
-  const { config, logger, clock } = options;
+  const { config, logger } = options;
   const app = await buildApp({
     config,
     orm: parts.database.orm,
-    clock,
+    clock: parts.clock,
     logger,
     scheduler: parts.background.scheduler,
   });
-  shutdown.add('http', () => app.close());
+  shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
   return { ...parts, app };
 }
 

@@ -27,16 +27,46 @@ export async function catchUpPayments(
   paymentIds: readonly string[],
 ): Promise<number> {
   if (paymentIds.length === 0) return 0;
-  const next: DuePayment[] = [];
-  const changed = await deps.em.fork().transactional(async (em) => {
+  const { changed } = await catchUpLocked(deps, (em) =>
     // Postgres re-checks `next_due_at` on rows it waited for, so a step applied by whoever held
     // the lock is not applied again.
-    const rows = await em.find(
+    em.find(
       Payment,
       { id: { $in: [...new Set(paymentIds)] }, nextDueAt: { $lte: deps.clock.now() } },
       { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
-    );
-    if (rows.length === 0) return 0;
+    ),
+  );
+  return changed;
+}
+
+/**
+ * The sweep's catch-up: up to `limit` payments that are due, oldest due first, skipping any row
+ * another transaction holds (FOR UPDATE SKIP LOCKED). So any number of processes sweep at once
+ * without waiting on each other, and nothing holds the sweep for anyone: a killed process's
+ * transaction (and its row locks) ends with its connection, and the next sweep of any other
+ * process takes those rows. `found` is how many rows it locked (fewer than `limit`: none left).
+ */
+export async function catchUpDuePayments(
+  deps: CatchUpPaymentsDeps,
+  limit: number,
+): Promise<{ found: number; changed: number }> {
+  return catchUpLocked(deps, (em) =>
+    em.find(
+      Payment,
+      { nextDueAt: { $lte: deps.clock.now() } },
+      { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, orderBy: { nextDueAt: 'asc' }, limit },
+    ),
+  );
+}
+
+async function catchUpLocked(
+  deps: CatchUpPaymentsDeps,
+  lockRows: (em: EntityManager) => Promise<Payment[]>,
+): Promise<{ found: number; changed: number }> {
+  const next: DuePayment[] = [];
+  const result = await deps.em.fork().transactional(async (em) => {
+    const rows = await lockRows(em);
+    if (rows.length === 0) return { found: 0, changed: 0 };
     const lastSeq = new Map(
       (
         await em.execute<{ payment_id: string; seq: number }[]>(
@@ -46,7 +76,7 @@ export async function catchUpPayments(
       ).map((entry) => [entry.payment_id, Number(entry.seq)]),
     );
     const now = deps.clock.now();
-    let count = 0;
+    let changed = 0;
     for (const row of rows) {
       const before = toPaymentRecord(row);
       const change = catchUp(before, now);
@@ -55,9 +85,9 @@ export async function catchUpPayments(
       insertHistoryRows(em, row.id, lastSeq.get(row.id) ?? 0, change.history);
       const dueAt = change.record.nextDueAt;
       if (dueAt && dueAt.getTime() !== before.nextDueAt?.getTime()) next.push({ paymentId: row.id, dueAt });
-      count++;
+      changed++;
     }
-    return count;
+    return { found: rows.length, changed };
   });
   try {
     await deps.scheduler.paymentsDue(next);
@@ -65,5 +95,5 @@ export async function catchUpPayments(
     // As for one payment: the sweep and every read catch up anyway.
     deps.logger.warn({ err: error, payments: next.length }, 'could not schedule next steps; the sweep will');
   }
-  return changed;
+  return result;
 }

@@ -37,14 +37,17 @@ export interface Context {
   apiKeyHeader: string | string[] | undefined;
   /** Raw `Idempotency-Key` header, read by the create procedure. */
   idempotencyKeyHeader: string | string[] | undefined;
-  /** Session cookie, CSRF header and client address, for the dashboard's procedures. */
+  /** The client's address (the socket's, or per TRUST_PROXY), for per-address rate limits. */
+  clientAddress: string;
+  /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
+  setHeader(name: string, value: string): void;
+  /** Session cookie and CSRF header, for the dashboard's procedures. */
   dashboard: DashboardHttp;
 }
 
 export function createContextFactory(services: AppServices) {
   const secureCookies = services.config.publicBaseUrl.startsWith('https:');
-  // `res` is absent under /api (no dashboard procedure is served there).
-  return ({ req, res }: { req: FastifyRequest; res?: FastifyReply }): Context => ({
+  return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
     services,
     em: services.orm.em.fork(),
     clock: services.clock,
@@ -52,6 +55,10 @@ export function createContextFactory(services: AppServices) {
     log: req.log as Logger,
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
+    clientAddress: req.ip,
+    setHeader: (name, value) => {
+      res.header(name, value);
+    },
     dashboard: dashboardHttp(req, res, secureCookies),
   });
 }

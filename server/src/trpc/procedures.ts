@@ -1,5 +1,6 @@
 import { unstorableTextDetails, validationFailed } from '@pis/shared';
 import { authenticateApiKey, type Permission, requirePermission } from '../auth/authenticate-api-key.ts';
+import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import { middleware, publicProcedure } from './trpc.ts';
 
 /**
@@ -16,8 +17,16 @@ async function refuseUnstorableInput(getRawInput: () => Promise<unknown>): Promi
   if (details.length > 0) throw validationFailed(details);
 }
 
-/** The customer pages' procedures: the link token in the input is their only credential. */
-export const pageProcedure = publicProcedure.use(storableInput);
+/**
+ * The customer pages' procedures: the link token in the input is their only credential, so
+ * they are limited per client address (before the input is walked).
+ */
+export const pageProcedure = publicProcedure
+  .use(async ({ ctx, next }) => {
+    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'pages', ctx.clientAddress);
+    return next();
+  })
+  .use(storableInput);
 
 /**
  * The procedure builders for the merchant API: every procedure behind an API key starts from
@@ -40,6 +49,14 @@ const withPermission = (permission: Permission) =>
       ctx.log,
     );
     requirePermission(caller, permission);
+    // Reads and writes have budgets of their own (Stripe-style), counted after the key is proven.
+    await enforceRateLimit(
+      ctx.em,
+      ctx.config.rateLimits,
+      ctx.setHeader,
+      permission === 'read' ? 'api-read' : 'api-write',
+      caller.apiKeyId,
+    );
     await refuseUnstorableInput(getRawInput);
     return next({
       ctx: {

@@ -1,16 +1,25 @@
 import { AppError, detailsFromZodError, type ErrorBody, validationFailed } from '@pis/shared';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { isDatabaseOverload, OVERLOAD_RETRY_AFTER_SECONDS } from '../db/database-overload.ts';
 
 /** What a failure looks like to a client: an HTTP status and the spec's error object. */
 export interface PublicFailure {
   status: number;
   body: ErrorBody;
+  /** Response headers that belong to this failure (`Retry-After` on an overload). */
+  headers?: Record<string, string>;
 }
 
 const INTERNAL: PublicFailure = {
   status: 500,
   body: { message: 'Internal server error', code: 'INTERNAL_ERROR' },
+};
+
+const OVERLOADED: PublicFailure = {
+  status: 503,
+  body: { message: 'The service is busy: retry shortly', code: 'SERVICE_UNAVAILABLE' },
+  headers: { 'retry-after': String(OVERLOAD_RETRY_AFTER_SECONDS) },
 };
 
 /** tRPC's own codes that can reach a client without passing through our code. */
@@ -46,6 +55,7 @@ const isZodError = (value: unknown): value is z.ZodError =>
 export function publicFailure(error: unknown): PublicFailure {
   const cause = error instanceof TRPCError ? error.cause : error;
   if (cause instanceof AppError) return toFailure(cause);
+  if (isDatabaseOverload(cause)) return OVERLOADED;
   if (error instanceof TRPCError) {
     // BAD_REQUEST + ZodError is input validation; an output ZodError is INTERNAL_SERVER_ERROR (ours).
     if (error.code === 'BAD_REQUEST' && isZodError(cause)) {

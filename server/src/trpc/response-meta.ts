@@ -9,10 +9,21 @@ import type { Meta } from './trpc.ts';
  */
 export function createResponseMeta(router: AnyRouter) {
   const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } } | undefined>;
-  return ({ paths, errors }: { paths?: readonly string[] | undefined; errors: readonly unknown[] }) => {
+  return ({
+    paths,
+    errors,
+  }: {
+    paths?: readonly string[] | undefined;
+    errors: readonly unknown[];
+  }): { status?: number; headers?: Record<string, string> } => {
     if (paths && paths.length > 1) return {};
     const [error] = errors;
-    if (error) return { status: publicFailure(error).status };
+    if (error) {
+      const failure = publicFailure(error);
+      return failure.headers
+        ? { status: failure.status, headers: failure.headers }
+        : { status: failure.status };
+    }
     const status = paths?.[0] ? procedures[paths[0]]?._def.meta?.successStatus : undefined;
     return status ? { status } : {};
   };

@@ -13,6 +13,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     embeddedPgDir: '/nonexistent',
     embeddedPgPort: 0,
     hostedPagesEnabled: true,
+    // Off here: most test files make many calls from one address; rate-limit tests turn it on.
+    rateLimits: { enabled: false, windowSeconds: 60, apiReads: 600, apiWrites: 120, pages: 120 },
+    trpcMaxBatchSize: 10,
+    timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
+    trustProxy: false,
     webDistDir: '/nonexistent/web/dist',
     dataDir: '/nonexistent',
     ...overrides,

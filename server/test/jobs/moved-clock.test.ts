@@ -1,13 +1,14 @@
 import { PAYMENT_LIFETIME_MS } from '@pis/shared';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { paymentSweepJob, sweepDuePayments } from '../../src/jobs/payment-sweep-job.ts';
+import { houseKeeping, sweepDuePayments } from '../../src/jobs/sweeper.ts';
 import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
 import { TestClock } from '../helpers/test-clock.ts';
 import { CREATE_BODY, createWorkerTestApp, waitFor } from './worker-harness.ts';
 
 /**
  * Expiry and races with a moved clock. pg-boss's own `startAfter` runs on real time, so these
- * drive the sweep and the catch-up directly, or let a worker's sweep job (which reads the
+ * drive the sweep and the catch-up directly, or let a worker's sweeper (which reads the
  * injected clock) do it.
  */
 const clock = new TestClock('2026-03-01T09:00:00.000Z');
@@ -52,10 +53,12 @@ describe('housekeeping on the sweep', () => {
       );
     expect((await create('sweep-key')).statusCode).toBe(201);
     const deps = harness.jobDeps();
-    await paymentSweepJob.handler([{}], deps);
+    await houseKeeping(deps);
     expect(await keys()).toBe(1);
     clock.advance(PAYMENT_LIFETIME_MS + 1_000);
-    await paymentSweepJob.handler([{}], deps);
+    await houseKeeping(deps);
+    // Its payment expired meanwhile: sweep it, so the expiry tests below start with nothing due.
+    await sweepDuePayments(deps);
     expect(await keys()).toBe(0);
   });
 });
@@ -87,13 +90,13 @@ describe('expiry', () => {
     expect(await sweepDuePayments(deps)).toEqual({ caughtUp: 0, failed: 0 });
   });
 
-  it('expires through the sweep job of a running worker (its clock moved past the lifetime)', async () => {
+  it('expires through the sweeper of a running worker (its clock moved past the lifetime)', async () => {
     const paymentId = await createPayment();
     // The 24 h expiry is left to the sweep: no day-long deferred job per payment.
     const jobsBefore = await dueJobs();
     clock.advance(PAYMENT_LIFETIME_MS);
     const worker = await harness.startWorkerProcess();
-    // The worker asks for a sweep as it starts; pg-boss runs it on the worker.
+    // The worker sweeps as it starts.
     expect(
       await waitFor(
         () => storedStatus(paymentId),
@@ -155,5 +158,34 @@ describe('races on one payment (moved clock, real Postgres locks)', () => {
         'COMPLETED',
       ]);
     }
+  });
+});
+
+describe('a sweep never waits on a process that holds rows', () => {
+  it('skips a payment another connection holds, and takes it once that connection dies (as with kill -9)', async () => {
+    const held = await createPayment();
+    const free = await createPayment();
+    // Another "process" holds the row lock, as a worker killed mid-transaction would.
+    const other = new pg.Client({ connectionString: harness.databaseUrl });
+    await other.connect();
+    // Its termination below is the point of the test, not an error.
+    other.on('error', () => {});
+    await other.query('begin');
+    await other.query('select id from payment where id = $1 for update', [held]);
+    clock.advance(PAYMENT_LIFETIME_MS);
+    const deps = harness.jobDeps();
+
+    const started = Date.now();
+    expect(await sweepDuePayments(deps)).toEqual({ caughtUp: 1, failed: 0 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await storedStatus(free)).toBe('EXPIRED');
+    expect(await storedStatus(held)).toBe('AUTHORIZING');
+
+    // The holder's connection ends without a commit: Postgres rolls back and frees the lock.
+    const [pid] = (await other.query<{ pid: number }>('select pg_backend_pid() as pid')).rows;
+    await harness.orm.em.getConnection().execute('select pg_terminate_backend(?)', [pid?.pid]);
+    await other.end().catch(() => {});
+    expect(await sweepDuePayments(deps)).toEqual({ caughtUp: 1, failed: 0 });
+    expect(await storedStatus(held)).toBe('EXPIRED');
   });
 });

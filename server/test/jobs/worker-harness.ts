@@ -8,7 +8,7 @@ import type { JobDeps } from '../../src/jobs/job-definition.ts';
 import { type Background, startBackground } from '../../src/lifecycle/background.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { findDuePaymentIds } from '../../src/payments/catch-up-payment.ts';
-import { catchUpPayments } from '../../src/payments/catch-up-payments.ts';
+import { catchUpDuePayments, catchUpPayments } from '../../src/payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
 import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
@@ -123,6 +123,7 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
         clock,
         logger,
         catchUpPayments: (paymentIds) => catchUpPayments(deps, paymentIds),
+        catchUpDuePayments: (limit) => catchUpDuePayments(deps, limit),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(orm.em, now),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(orm.em, now),

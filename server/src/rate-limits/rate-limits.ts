@@ -1,0 +1,55 @@
+import { AppError } from '@pis/shared';
+import type { RateLimitConfig } from '../config.ts';
+import type { EntityManager } from '../db/orm.ts';
+import { consumeRateLimit } from './rate-limit-store.ts';
+
+/** The budgets the service enforces; each names a key space in the store. */
+export type RateLimitBudget = 'api-read' | 'api-write' | 'pages';
+
+const LIMIT_OF: Record<RateLimitBudget, (config: RateLimitConfig) => number> = {
+  'api-read': (config) => config.apiReads,
+  'api-write': (config) => config.apiWrites,
+  pages: (config) => config.pages,
+};
+
+const WHAT: Record<RateLimitBudget, string> = {
+  'api-read': 'read requests for this API key',
+  'api-write': 'write requests for this API key',
+  pages: 'requests from this address',
+};
+
+export type SetHeader = (name: string, value: string) => void;
+
+/**
+ * Counts one request against `budget` for `subject` (an API key id, a client address) and
+ * answers with the IETF draft's headers (draft-ietf-httpapi-ratelimit-headers-06 fields:
+ * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` in seconds, and
+ * `RateLimit-Policy: <limit>;w=<window>`), the form most clients and proxies read today.
+ * Over the limit: 429 `RATE_LIMITED` with `Retry-After`. Off (`RATE_LIMITS=off`): no query, no headers.
+ */
+export async function enforceRateLimit(
+  em: EntityManager,
+  config: RateLimitConfig,
+  setHeader: SetHeader,
+  budget: RateLimitBudget,
+  subject: string,
+): Promise<void> {
+  if (!config.enabled) return;
+  const limit = LIMIT_OF[budget](config);
+  const result = await consumeRateLimit(em, {
+    key: `${budget}:${subject}`,
+    limit,
+    windowSeconds: config.windowSeconds,
+  });
+  setHeader('ratelimit-limit', String(limit));
+  setHeader('ratelimit-remaining', String(result.remaining));
+  setHeader('ratelimit-reset', String(result.resetSeconds));
+  setHeader('ratelimit-policy', `${limit};w=${config.windowSeconds}`);
+  if (!result.allowed) {
+    setHeader('retry-after', String(result.resetSeconds));
+    throw new AppError(
+      'RATE_LIMITED',
+      `Rate limit exceeded: at most ${limit} ${WHAT[budget]} per ${config.windowSeconds} s; retry after ${result.resetSeconds} s`,
+    );
+  }
+}

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
+import { created, trpcFailure, trpcQuery } from '../payments/payment-fixtures.ts';
+import { createInstances } from './limits-helpers.ts';
+
+// Small budgets and a long window, so a test never straddles a window boundary.
+const rateLimits = { enabled: true, windowSeconds: 3600, apiReads: 4, apiWrites: 2, pages: 3 };
+const {
+  apps: [one, two],
+  factories,
+} = await createInstances({ count: 2, config: { rateLimits } });
+if (!one || !two) throw new Error('two instances expected');
+
+const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
+
+describe('per API key, across two instances on one database', () => {
+  it('counts reads on both instances against one budget, then answers 429 with Retry-After', async () => {
+    const { headers } = await factories.createMerchant();
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      answers.push(await (i % 2 === 0 ? one : two).inject({ method: 'GET', url: '/api/payments', headers }));
+    }
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 429, 429]);
+    expect(answers.map((r) => r.headers['ratelimit-remaining'])).toEqual(['3', '2', '1', '0', '0', '0']);
+    for (const answer of answers) {
+      for (const name of RATE_HEADERS) expect(answer.headers[name], name).toBeDefined();
+      expect(answer.headers['ratelimit-limit']).toBe('4');
+      expect(answer.headers['ratelimit-policy']).toBe('4;w=3600');
+    }
+    const refused = answers[4];
+    if (!refused) throw new Error('unreachable');
+    const error = expectFailure(refused, 429);
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.message).toMatch(/at most 4 read requests for this API key per 3600 s/);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.headers['ratelimit-reset']).toBe(refused.headers['retry-after']);
+  });
+
+  it('keeps writes apart from reads, and one key apart from another', async () => {
+    const merchant = await factories.createMerchant();
+    for (let i = 0; i < 4; i++)
+      await one.inject({ method: 'GET', url: '/api/payments', headers: merchant.headers });
+    expect(
+      (await two.inject({ method: 'GET', url: '/api/payments', headers: merchant.headers })).statusCode,
+    ).toBe(429);
+
+    // Reads are spent; writes still have their own budget (2), on either instance.
+    await created(one, merchant.headers);
+    const second = await two.inject({
+      method: 'POST',
+      url: '/api/payments',
+      headers: merchant.headers,
+      payload: {
+        toAccount: { accountName: 'Acme Ltd', sortCode: '12-34-56', accountNumber: '12345678' },
+        amount: { value: '1.00', currency: 'GBP' },
+        reference: 'Order 2',
+      },
+    });
+    expectSuccess(second, 201);
+    expect(second.headers['ratelimit-limit']).toBe('2');
+    expect(second.headers['ratelimit-remaining']).toBe('0');
+    const third = await one.inject({
+      method: 'POST',
+      url: '/api/payments',
+      headers: merchant.headers,
+      payload: {},
+    });
+    expect(expectFailure(third, 429).code).toBe('RATE_LIMITED');
+
+    const other = await factories.createMerchant();
+    expect(
+      (await two.inject({ method: 'GET', url: '/api/payments', headers: other.headers })).statusCode,
+    ).toBe(200);
+  });
+
+  it('does not count a request whose key is not proven', async () => {
+    const { headers, apiKey } = await factories.createMerchant();
+    const wrong = { 'x-api-key': `${apiKey.slice(0, -4)}AAAA` };
+    for (let i = 0; i < 6; i++) {
+      const answer = await one.inject({ method: 'GET', url: '/api/payments', headers: wrong });
+      expect(answer.statusCode).toBe(401);
+      expect(answer.headers['ratelimit-limit']).toBeUndefined();
+    }
+    const answer = await two.inject({ method: 'GET', url: '/api/payments', headers });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['ratelimit-remaining']).toBe('3');
+  });
+});
+
+describe('per client address on the customer pages', () => {
+  const session = (app: typeof one, remoteAddress: string) =>
+    app.inject({
+      method: 'GET',
+      url: `/trpc/pages.mockBankSession?input=${encodeURIComponent(JSON.stringify({ token: 'not-a-token' }))}`,
+      remoteAddress,
+    });
+
+  it('limits one address across both instances and leaves another alone', async () => {
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await session(i % 2 === 0 ? one : two, '203.0.113.7'));
+    // Within the budget the page's own answer (a bad link: 400); then 429.
+    expect(answers.map((r) => r.statusCode)).toEqual([400, 400, 400, 429]);
+    const refused = answers[3];
+    if (!refused) throw new Error('unreachable');
+    expect(trpcFailure(refused, 429).code).toBe('RATE_LIMITED');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.headers['ratelimit-limit']).toBe('3');
+    expect(answers[0]?.headers['ratelimit-remaining']).toBe('2');
+
+    expect((await session(two, '203.0.113.8')).statusCode).toBe(400);
+  });
+
+  it('refuses a tRPC batch over the maximum size before running any call', async () => {
+    const paths = Array.from({ length: 11 }, () => 'pages.mockBankSession').join(',');
+    const input = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [i, { token: 'x' }]));
+    const answer = await one.inject({
+      method: 'GET',
+      url: `/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`,
+      remoteAddress: '203.0.113.9',
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toMatch(/Batch call exceeds maximum size/);
+    // No call ran, so nothing was counted for this address.
+    expect(answer.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
+const unlimited = await createInstances({
+  count: 1,
+  config: { rateLimits: { ...rateLimits, enabled: false } },
+});
+
+describe('RATE_LIMITS=off', () => {
+  it('neither counts nor sends headers', async () => {
+    const {
+      apps: [app],
+      factories: off,
+    } = unlimited;
+    if (!app) throw new Error('unreachable');
+    const { headers } = await off.createMerchant();
+    for (let i = 0; i < 6; i++) {
+      const answer = await app.inject({ method: 'GET', url: '/api/payments', headers });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['ratelimit-limit']).toBeUndefined();
+    }
+    expect(
+      (await trpcQuery(app, 'pages.mockBankSession', { token: 'x' })).headers['ratelimit-limit'],
+    ).toBeUndefined();
+  });
+});
