@@ -110,7 +110,8 @@ describe('operator CLI: refusals change nothing', () => {
 });
 
 // Each spawn costs a Node start (~1 s): independent ones run side by side.
-describe.concurrent('operator CLI as a process', () => {
+// Each spawn is a Node start: seconds apiece when the machine is busy running the other test files.
+describe.concurrent('operator CLI as a process', { timeout: 60_000 }, () => {
   test('npm run -s admin -- org:create (from the repo root) prints only {"organizationId"} on stdout', async () => {
     const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'org:create', '--name', 'Via npm'], {
       env,
