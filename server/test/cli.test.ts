@@ -109,8 +109,8 @@ describe('operator CLI: refusals change nothing', () => {
   });
 });
 
-// Each spawn costs a Node start (~1 s): independent ones run side by side.
-// Each spawn is a Node start: seconds apiece when the machine is busy running the other test files.
+// Each spawn costs a Node start (~1 s, several while the other test files run): independent
+// ones run side by side, each test with a longer budget.
 describe.concurrent('operator CLI as a process', { timeout: 60_000 }, () => {
   test('npm run -s admin -- org:create (from the repo root) prints only {"organizationId"} on stdout', async () => {
     const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'org:create', '--name', 'Via npm'], {
