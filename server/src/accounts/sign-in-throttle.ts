@@ -1,7 +1,13 @@
 import { AppError } from '@pis/shared';
-import type { DashboardHttp } from '../dashboard/dashboard-http.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
+import type { SetHeader } from '../rate-limits/rate-limits.ts';
+
+/** Who is trying, as the request context knows it. */
+export interface AccountClient {
+  clientAddress: string;
+  setHeader: SetHeader;
+}
 
 /**
  * Password guessing is throttled per client address (one machine trying many accounts, and
@@ -18,12 +24,12 @@ const tooManyAttempts = () =>
 
 export async function throttleAccountAttempt(
   em: EntityManager,
-  http: DashboardHttp,
+  client: AccountClient,
   emailKey: string | undefined,
 ): Promise<void> {
   const checks = [
     consumeRateLimit(em, {
-      key: `dashboard-auth:address:${http.clientAddress}`,
+      key: `dashboard-auth:address:${client.clientAddress}`,
       limit: SIGN_IN_LIMITS.perAddress,
       windowSeconds: WINDOW_SECONDS,
     }),
@@ -40,7 +46,7 @@ export async function throttleAccountAttempt(
   }
   const refused = (await Promise.all(checks)).filter((result) => !result.allowed);
   if (refused.length > 0) {
-    http.retryAfter(Math.max(...refused.map((result) => result.resetSeconds)));
+    client.setHeader('retry-after', String(Math.max(...refused.map((result) => result.resetSeconds))));
     throw tooManyAttempts();
   }
 }

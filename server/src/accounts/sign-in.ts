@@ -5,7 +5,7 @@ import type { EntityManager } from '../db/orm.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
 import { passwordMatches, spendPasswordCheck } from './password-hash.ts';
 import { createSession, purgeEndedSessions } from './sessions.ts';
-import { throttleAccountAttempt } from './sign-in-throttle.ts';
+import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
 import { emailKey, findUserByEmail } from './users.ts';
 
 /** One answer for an unknown email and a wrong password, so the form tells nobody who has an account. */
@@ -19,11 +19,12 @@ const wrongCredentials = () => new AppError('UNAUTHORIZED', 'Email or password i
 export async function signIn(
   em: EntityManager,
   http: DashboardHttp,
+  client: AccountClient,
   input: SignInInput,
   clock: Clock,
 ): Promise<DashboardSession> {
   const email = emailKey(input.email);
-  await throttleAccountAttempt(em, http, email);
+  await throttleAccountAttempt(em, client, email);
   const user = await findUserByEmail(em, email);
   if (!user) {
     await spendPasswordCheck(input.password);

@@ -6,7 +6,7 @@ import type { EntityManager } from '../db/orm.ts';
 import { createOrganization } from '../organizations/organization-admin.ts';
 import { hashPassword } from './password-hash.ts';
 import { createSession } from './sessions.ts';
-import { throttleAccountAttempt } from './sign-in-throttle.ts';
+import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
 import { createUser, emailKey } from './users.ts';
 
 type SignUpCommand = z.output<typeof SignUpInput>;
@@ -19,10 +19,11 @@ type SignUpCommand = z.output<typeof SignUpInput>;
 export async function signUp(
   em: EntityManager,
   http: DashboardHttp,
+  client: AccountClient,
   input: SignUpCommand,
   clock: Clock,
 ): Promise<DashboardSession> {
-  await throttleAccountAttempt(em, http, undefined);
+  await throttleAccountAttempt(em, client, undefined);
   // Hashed before the transaction: no row lock or connection is held for the argon2 time.
   const passwordHash = await hashPassword(input.password);
   const created = await em.fork().transactional(async (tx) => {

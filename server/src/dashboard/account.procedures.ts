@@ -11,12 +11,12 @@ export const accountRouter = router({
   signUp: anonymousMutation
     .input(SignUpInput)
     .output(DashboardSession)
-    .mutation(({ ctx, input }) => signUp(ctx.em, ctx.dashboard, input, ctx.clock)),
+    .mutation(({ ctx, input }) => signUp(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
 
   signIn: anonymousMutation
     .input(SignInInput)
     .output(DashboardSession)
-    .mutation(({ ctx, input }) => signIn(ctx.em, ctx.dashboard, input, ctx.clock)),
+    .mutation(({ ctx, input }) => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
 
   signOut: sessionMutation
     .input(z.void())

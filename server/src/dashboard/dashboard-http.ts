@@ -3,17 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * What the dashboard's procedures need of the HTTP exchange: the session cookie, the CSRF
- * header, the client's address (for sign-in throttling) and a way to set or clear the cookie.
- * Built lazily per request (cookies are parsed only when a dashboard procedure asks).
+ * header and a way to set or clear the cookie. Cookies are parsed only when a dashboard
+ * procedure asks. (The client's address and response headers are the context's own.)
  */
 export interface DashboardHttp {
   sessionToken(): string | undefined;
   csrfHeader(): string | undefined;
-  clientAddress: string;
   setSessionCookie(token: string, expiresAt: Date): void;
   clearSessionCookie(): void;
-  /** `Retry-After` on a throttled answer. */
-  retryAfter(seconds: number): void;
 }
 
 /**
@@ -25,7 +22,7 @@ const cookieOptions = (secure: boolean) =>
 
 export function dashboardHttp(
   req: FastifyRequest,
-  reply: FastifyReply | undefined,
+  reply: FastifyReply,
   secureCookies: boolean,
 ): DashboardHttp {
   const single = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
@@ -35,18 +32,14 @@ export function dashboardHttp(
       return header ? req.server.parseCookie(header)[DASHBOARD_SESSION_COOKIE] : undefined;
     },
     csrfHeader: () => single(req.headers[DASHBOARD_CSRF_HEADER]),
-    clientAddress: req.ip,
     setSessionCookie: (token, expiresAt) => {
-      reply?.setCookie(DASHBOARD_SESSION_COOKIE, token, {
+      reply.setCookie(DASHBOARD_SESSION_COOKIE, token, {
         ...cookieOptions(secureCookies),
         expires: expiresAt,
       });
     },
     clearSessionCookie: () => {
-      reply?.clearCookie(DASHBOARD_SESSION_COOKIE, cookieOptions(secureCookies));
-    },
-    retryAfter: (seconds) => {
-      reply?.header('retry-after', String(seconds));
+      reply.clearCookie(DASHBOARD_SESSION_COOKIE, cookieOptions(secureCookies));
     },
   };
 }
