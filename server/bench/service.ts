@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { createApiKey } from '../src/auth/api-keys.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import type { Background } from '../src/lifecycle/background.ts';
 import { GracefulShutdown } from '../src/lifecycle/graceful-shutdown.ts';
 import { startServiceParts } from '../src/lifecycle/process.ts';
 import { createLogger } from '../src/logger.ts';
-import { createApiKey, createOrganization } from '../src/organizations/organization-admin.ts';
+import { createOrganization } from '../src/organizations/organization-admin.ts';
 
 /** The service composed as `npm start` composes it (API + worker in one process), on a given database. */
 export interface Service {

@@ -6,11 +6,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createApiKey } from '../src/auth/api-keys.ts';
 import { systemClock } from '../src/clock.ts';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { silentLogger } from '../src/logger.ts';
-import { createApiKey, createOrganization } from '../src/organizations/organization-admin.ts';
+import { createOrganization } from '../src/organizations/organization-admin.ts';
 
 /**
  * `npm run chaos`: three full service processes (API + worker, as `npm start` runs them) on one

@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -81,6 +82,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
   app.addHook('onRequest', refuseTrpcFormData);
+  // Parsed only when a dashboard procedure reads its session (no hook on every request).
+  await app.register(fastifyCookie, { hook: false });
   const createContext = createContextFactory(services);
   const responseMeta = createResponseMeta(appRouter);
 

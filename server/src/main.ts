@@ -1,5 +1,5 @@
 import { runProcess, startServiceParts } from './lifecycle/process.ts';
-import { createDemoOrganizationIfEmpty } from './organizations/demo-organization.ts';
+import { createDemoOrganizationIfEmpty, demoBanner } from './organizations/demo-organization.ts';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the job worker) in one process. */
 
@@ -27,17 +27,6 @@ await runProcess('server', async ({ config, logger, shutdown }) => {
       ? `  database: embedded Postgres in ${config.embeddedPgDir}`
       : '  database: DATABASE_URL',
   ];
-  if (demo) {
-    lines.push(
-      '',
-      `Created a demo organization (${demo.organizationId}) with a read+write API key.`,
-      'The key is shown only this once:',
-      '',
-      `  ${demo.apiKey}`,
-      '',
-      'Try:',
-      `  curl -H "x-api-key: ${demo.apiKey}" ${url}/api/banks`,
-    );
-  }
+  if (demo) lines.push('', ...demoBanner(demo, url));
   process.stdout.write(`${lines.join('\n')}\n\n`);
 });

@@ -63,6 +63,11 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'The customer has already approved or rejected this payment (or it is finished)',
   },
+  API_KEY_ALREADY_REVOKED: {
+    status: 409,
+    publicCode: true,
+    description: 'Dashboard only: the API key is already revoked',
+  },
   BANK_NOT_CHOSEN: {
     status: 409,
     publicCode: true,

@@ -1,6 +1,7 @@
 export * from './bank-catalogue.ts';
 export * from './banks.ts';
 export * from './create-rules.ts';
+export * from './dashboard.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './json-input.ts';

@@ -1,11 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { randomId } from '@pis/shared';
 
 /**
  * Key format: `pis_` + 8 lookup characters + 40 secret characters (base62, ~286 random bits).
- * The first 12 characters (`prefix`) are not secret: they find the row and are shown to the
- * operator. Only the SHA-256 of the whole key is stored; a fast hash is right here because the
- * key is long random data, not a password.
+ * The first 12 characters (`prefix`) are not secret: they are shown to people to tell keys
+ * apart. Only the SHA-256 of the whole key is stored, and it is what finds the row; a fast hash
+ * is right here because the key is long random data, not a password.
  */
 const KEY_PREFIX = 'pis_';
 export const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
@@ -32,9 +32,9 @@ export function prefixOf(apiKey: string): string | undefined {
   return KEY_FORMAT.test(apiKey) ? apiKey.slice(0, DISPLAY_PREFIX_LENGTH) : undefined;
 }
 
-/** Constant-time comparison of two hex SHA-256 digests. */
-export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === 32 && right.length === 32 && timingSafeEqual(left, right);
-}
+/**
+ * Anything in `text` that could be one of our keys, cut to its non-secret prefix: for messages
+ * that may quote what an operator typed (a key pasted in the wrong place must not be echoed).
+ */
+export const redactApiKeys = (text: string): string =>
+  text.replace(/pis_[0-9A-Za-z]{8}[0-9A-Za-z]*/g, (key) => `${key.slice(0, DISPLAY_PREFIX_LENGTH)}...`);

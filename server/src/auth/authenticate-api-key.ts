@@ -2,7 +2,9 @@ import { AppError, MESSAGES, MOCK_PROVIDER } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
-import { hashApiKey, hashesEqual, prefixOf } from './api-key-secret.ts';
+import type { Logger } from '../logger.ts';
+import { hashApiKey, prefixOf } from './api-key-secret.ts';
+import { recordKeyUse } from './key-use.ts';
 
 export type Permission = 'read' | 'write';
 
@@ -18,7 +20,9 @@ export interface Caller {
 /**
  * A read that rides on the key lookup's round trip (one query instead of two on the hottest
  * read, GET /payments/{id}): a scalar subquery that scopes itself with the key's
- * `k.organization_id`. Its value is handed over only once the key has passed every check.
+ * `k.organization_id`. The lookup is by the key's hash, so the subquery runs only for a key
+ * whose whole secret matched: a wrong secret reads no row of the organization (see the
+ * auth tests). Its value is handed over only once the key has passed every check.
  */
 export interface KeyPreload {
   /** Names the prepared statement; one per distinct `sql`. */
@@ -38,26 +42,26 @@ export async function authenticateApiKey(
   presented: string | string[] | undefined,
   clock: Clock,
   preload?: KeyPreload,
+  logger?: Logger,
 ): Promise<{ caller: Caller; preloaded: unknown }> {
   const invalid = () => new AppError('UNAUTHORIZED', MESSAGES.invalidApiKey);
   if (typeof presented !== 'string') throw invalid();
-  const prefix = prefixOf(presented);
-  if (!prefix) throw invalid();
+  if (!prefixOf(presented)) throw invalid();
 
+  // Found by the SHA-256 of the whole key (unique index): equality on a hash of 286 random bits
+  // leaks nothing usable through timing, and no other row is touched for a wrong key.
   const [key] = await preparedQuery<KeyRow>(
     em,
-    preload
-      ? { name: `api_key_with_${preload.name}`, sql: keyLookup(`, (${preload.sql}) as preloaded`) }
-      : KEY_LOOKUP,
-    preload ? [...preload.values, prefix] : [prefix],
+    preload ? { name: `api_key_by_hash_with_${preload.name}`, sql: keyLookupSql(preload.sql) } : KEY_LOOKUP,
+    preload ? [...preload.values, hashApiKey(presented)] : [hashApiKey(presented)],
   );
-  // The lookup is by the non-secret prefix; the secret part is compared in constant time.
-  if (!key || !hashesEqual(hashApiKey(presented), key.key_hash)) throw invalid();
+  if (!key) throw invalid();
   const now = clock.now();
   if (key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime())) {
     throw invalid();
   }
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
+  recordKeyUse(em, key.id, now, logger);
   const caller: Caller = {
     organizationId: key.organization_id,
     apiKeyId: key.id,
@@ -71,21 +75,20 @@ export async function authenticateApiKey(
  * Every request reads its key, organization and approvals afresh (one query, no cache), so a
  * key revoked or an organization deactivated by the operator CLI is refused on the next request.
  */
-const keyLookup = (extraColumns = '') => `
-  select k.id, k.key_hash, k.can_read, k.can_write, k.expires_at, k.revoked_at,
+const keyLookupSql = (preloadSql?: string) => `
+  select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at,
     k.organization_id, o.active,
     array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
-    ) as providers${extraColumns}
+    ) as providers${preloadSql ? `, (${preloadSql}) as preloaded` : ''}
   from api_key k join organization o on o.id = k.organization_id
-  where k.prefix = ?`;
+  where k.key_hash = ?`;
 
-const KEY_LOOKUP = { name: 'api_key_with_organization', sql: keyLookup() };
+const KEY_LOOKUP = { name: 'api_key_by_hash_with_organization', sql: keyLookupSql() };
 
 interface KeyRow {
   id: string;
-  key_hash: string;
   can_read: boolean;
   can_write: boolean;
   /** Timestamps as Postgres text (the ORM's driver leaves them unparsed). */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ProviderCode } from '@pis/shared';
+import { ApiKeyName, Email, NewPassword, ProviderCode } from '@pis/shared';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -8,14 +8,14 @@ import type { EntityManager } from '../db/orm.ts';
  * Only the types of the operator actions: the module (and the ORM behind it) is loaded by
  * admin.ts after the command line is valid, so a typo is answered at once.
  */
-type OrganizationAdmin = typeof import('../organizations/organization-admin.ts');
+type AdminActions = typeof import('./admin-actions.ts');
 
 /** A mistake in the command line: printed with the usage, exit code 2, nothing touched. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export type Run = (actions: OrganizationAdmin, em: EntityManager) => Promise<Record<string, unknown>>;
+export type Run = (actions: AdminActions, em: EntityManager) => Promise<Record<string, unknown>>;
 
 type Options = Record<string, { type: 'string' }>;
 
@@ -27,6 +27,8 @@ interface Command {
 }
 
 const Id = z.string().trim().min(1).max(100);
+/** A key id or the key itself (`pis_` + 48 characters). */
+const KeyReference = z.string().trim().min(1).max(100);
 const Name = z.string().trim().min(1, 'must not be empty').max(200);
 const Bool = z.enum(['true', 'false']).transform((value) => value === 'true');
 const PermissionList = z
@@ -94,25 +96,50 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'key:create': {
-    usage: 'key:create --org ID --permissions read|write|read,write [--expires-at ISO-8601]',
-    options: { org: { type: 'string' }, permissions: { type: 'string' }, 'expires-at': { type: 'string' } },
+    usage: 'key:create --org ID --permissions read|write|read,write [--name NAME] [--expires-at ISO-8601]',
+    options: {
+      org: { type: 'string' },
+      permissions: { type: 'string' },
+      name: { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
     prepare: (values, clock) => {
       const org = value(Id, values, 'org');
       const permissions = value(PermissionList, values, 'permissions');
+      const name = values.name === undefined ? undefined : value(ApiKeyName, values, 'name');
       const expiresAt =
         values['expires-at'] === undefined ? undefined : value(ExpiresAt, values, 'expires-at');
       // A past date is allowed on purpose: an already-expired key lets a merchant's tests
       // check their handling of 401 "Invalid API key".
       return (actions, em) =>
-        actions.createApiKey(em, { organizationId: org, permissions, expiresAt }, clock);
+        actions.createKey(em, { organizationId: org, permissions, expiresAt, name }, clock);
+    },
+  },
+  'key:list': {
+    usage: 'key:list --org ID',
+    options: { org: { type: 'string' } },
+    prepare: (values, clock) => {
+      const org = value(Id, values, 'org');
+      return (actions, em) => actions.listKeys(em, org, clock);
     },
   },
   'key:revoke': {
-    usage: 'key:revoke --key ID',
+    usage: 'key:revoke --key KEY_ID|API_KEY',
     options: { key: { type: 'string' } },
     prepare: (values, clock) => {
-      const key = value(Id, values, 'key');
-      return (actions, em) => actions.revokeApiKey(em, key, clock);
+      const key = value(KeyReference, values, 'key');
+      return (actions, em) => actions.revokeKey(em, key, clock);
+    },
+  },
+  'user:create': {
+    usage: 'user:create --org ID --email EMAIL [--password PASSWORD]',
+    options: { org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } },
+    prepare: (values, clock) => {
+      const org = value(Id, values, 'org');
+      const email = value(Email, values, 'email');
+      const password = values.password === undefined ? undefined : value(NewPassword, values, 'password');
+      return (actions, em) =>
+        actions.createDashboardUser(em, { organizationId: org, email, password }, clock);
     },
   },
 };

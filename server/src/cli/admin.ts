@@ -1,4 +1,5 @@
 import { AppError } from '@pis/shared';
+import { redactApiKeys } from '../auth/api-key-secret.ts';
 import { systemClock } from '../clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -12,8 +13,11 @@ import { prepareCommand, type Run, USAGE, UsageError } from './admin-commands.ts
  */
 const EXIT_USAGE = 2;
 
+/** Every message is cut of anything that could be an API key: an operator may paste one anywhere. */
+const say = (text: string) => process.stderr.write(`${redactApiKeys(text)}\n`);
+
 function fail(message: string, code: number): never {
-  process.stderr.write(`${message}\n`);
+  say(message);
   process.exit(code);
 }
 
@@ -51,19 +55,17 @@ try {
 
 let exitCode = 0;
 try {
-  const actions = await import('../organizations/organization-admin.ts');
+  const actions = await import('./admin-actions.ts');
   const result = await run(actions, database.orm.em.fork());
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (error) {
   // Unknown organization or key: the operator's mistake, and nothing was written.
   if (error instanceof AppError && error.status < 500) {
     const details = (error.details ?? []).map((detail) => `\n  ${detail.field}: ${detail.message}`).join('');
-    process.stderr.write(`error: ${error.message}${details}\n`);
+    say(`error: ${error.message}${details}`);
     exitCode = EXIT_USAGE;
   } else {
-    process.stderr.write(
-      `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    say(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     exitCode = 1;
   }
 } finally {

@@ -1,24 +1,20 @@
 import { AppError, MOCK_PROVIDER, randomId } from '@pis/shared';
-import { generateApiKey } from '../auth/api-key-secret.ts';
 import type { Clock } from '../clock.ts';
-import { ApiKey, Organization, OrganizationProvider } from '../db/entities/index.ts';
+import { Organization, OrganizationProvider } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 
 export { setAllowedReturnOrigins } from './return-origins.ts';
 
 /**
- * Operator actions (the CLI, the first-start demo seed and the test factories all go through
- * these). Each one writes in its own flush; a failed check changes nothing.
+ * Operator actions on organizations (the CLI, sign-up, the first-start demo seed and the test
+ * factories all go through these). Each one writes in its own flush; a failed check changes
+ * nothing. API keys: auth/api-keys.ts; dashboard users: accounts/users.ts.
  */
 
-export interface Permissions {
-  read: boolean;
-  write: boolean;
-}
+export const organizationNotFound = (id: string) =>
+  new AppError('NOT_FOUND', `Organization not found: ${id}`);
 
-const organizationNotFound = (id: string) => new AppError('NOT_FOUND', `Organization not found: ${id}`);
-
-async function loadOrganization(em: EntityManager, organizationId: string) {
+export async function loadOrganization(em: EntityManager, organizationId: string) {
   const organization = await em.findOne(Organization, { id: organizationId });
   if (!organization) throw organizationNotFound(organizationId);
   return organization;
@@ -58,35 +54,4 @@ export async function approveProvider(
     );
   }
   return { organizationId, provider };
-}
-
-export async function createApiKey(
-  em: EntityManager,
-  input: { organizationId: string; permissions: Permissions; expiresAt?: Date | undefined },
-  clock: Clock,
-) {
-  await loadOrganization(em, input.organizationId);
-  const generated = generateApiKey();
-  const apiKey = em.create(ApiKey, {
-    id: randomId('key'),
-    organization: input.organizationId,
-    prefix: generated.prefix,
-    keyHash: generated.keyHash,
-    canRead: input.permissions.read,
-    canWrite: input.permissions.write,
-    expiresAt: input.expiresAt ?? null,
-    revokedAt: null,
-    createdAt: clock.now(),
-  });
-  await em.persist(apiKey).flush();
-  return { apiKeyId: apiKey.id, apiKey: generated.apiKey };
-}
-
-/** Idempotent: revoking twice keeps the first revocation time. */
-export async function revokeApiKey(em: EntityManager, apiKeyId: string, clock: Clock) {
-  const apiKey = await em.findOne(ApiKey, { id: apiKeyId });
-  if (!apiKey) throw new AppError('NOT_FOUND', `API key not found: ${apiKeyId}`);
-  apiKey.revokedAt ??= clock.now();
-  await em.flush();
-  return { apiKeyId, revoked: true };
 }

@@ -52,7 +52,8 @@ export async function listPayments(
   };
 }
 
-async function catchUpOverdue(deps: PaymentsDeps, organization: string): Promise<void> {
+/** Catches up the organization's overdue payments (the list and the dashboard's overview read after it). */
+export async function catchUpOverdue(deps: PaymentsDeps, organization: string): Promise<void> {
   const overdue = await deps.em
     .fork()
     .find(

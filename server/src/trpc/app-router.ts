@@ -1,5 +1,6 @@
 import { banksRouter } from '../catalogue/banks-router.ts';
 import { paymentProvidersRouter } from '../catalogue/payment-providers-router.ts';
+import { dashboardRouter } from '../dashboard/dashboard-router.ts';
 import { pagesRouter } from '../payments/routers/pages/pages-router.ts';
 import { paymentsRouter } from '../payments/routers/payments/payments-router.ts';
 import { sandboxRouter } from '../payments/routers/sandbox/sandbox-router.ts';
@@ -16,6 +17,7 @@ export const appRouter = router({
   payments: paymentsRouter,
   sandbox: sandboxRouter,
   pages: pagesRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

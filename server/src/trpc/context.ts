@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { type DashboardHttp, dashboardHttp } from '../dashboard/dashboard-http.ts';
 import type { EntityManager, Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
@@ -40,9 +41,12 @@ export interface Context {
   clientAddress: string;
   /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
   setHeader(name: string, value: string): void;
+  /** Session cookie and CSRF header, for the dashboard's procedures. */
+  dashboard: DashboardHttp;
 }
 
 export function createContextFactory(services: AppServices) {
+  const secureCookies = services.config.publicBaseUrl.startsWith('https:');
   return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
     services,
     em: services.orm.em.fork(),
@@ -55,5 +59,6 @@ export function createContextFactory(services: AppServices) {
     setHeader: (name, value) => {
       res.header(name, value);
     },
+    dashboard: dashboardHttp(req, res, secureCookies),
   });
 }

@@ -5,9 +5,10 @@ import { middleware, publicProcedure } from './trpc.ts';
 
 /**
  * NUL characters and unpaired surrogates in any input value (body, query or path) are refused
- * as VALIDATION_FAILED before any schema or query sees them: Postgres cannot store them.
+ * as VALIDATION_FAILED before any schema or query sees them: Postgres cannot store them. Also
+ * used by the dashboard's procedures.
  */
-const storableInput = middleware(async ({ getRawInput, next }) => {
+export const storableInput = middleware(async ({ getRawInput, next }) => {
   await refuseUnstorableInput(getRawInput);
   return next();
 });
@@ -41,7 +42,13 @@ export const pageProcedure = publicProcedure
 const withPermission = (permission: Permission) =>
   publicProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
     const preload = meta?.preload?.(await getRawInput());
-    const { caller, preloaded } = await authenticateApiKey(ctx.em, ctx.apiKeyHeader, ctx.clock, preload);
+    const { caller, preloaded } = await authenticateApiKey(
+      ctx.em,
+      ctx.apiKeyHeader,
+      ctx.clock,
+      preload,
+      ctx.log,
+    );
     requirePermission(caller, permission);
     // Reads and writes have budgets of their own (Stripe-style), counted after the key is proven.
     await enforceRateLimit(

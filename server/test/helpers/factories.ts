@@ -1,11 +1,9 @@
+import { createApiKey, type Permissions, revokeApiKey } from '../../src/auth/api-keys.ts';
 import type { Clock } from '../../src/clock.ts';
 import type { Orm } from '../../src/db/orm.ts';
 import {
   approveProvider as approve,
-  createApiKey,
   createOrganization,
-  type Permissions,
-  revokeApiKey,
   setOrganizationActive,
 } from '../../src/organizations/organization-admin.ts';
 
@@ -39,8 +37,8 @@ export function factories(orm: Orm, clock: Clock) {
         { organizationId, permissions: permissionsOf(permissions), expiresAt: options.expiresAt },
         clock,
       );
-      if (options.revoked) await revokeApiKey(em(), key.apiKeyId, clock);
-      return key;
+      if (options.revoked) await revokeApiKey(em(), { apiKeyId: key.apiKeyId }, clock);
+      return { apiKeyId: key.apiKeyId, apiKey: key.apiKey };
     },
 
     async approveProvider(organizationId: string, provider: string): Promise<void> {

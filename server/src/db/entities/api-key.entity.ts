@@ -2,8 +2,10 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Organization } from './organization.entity.ts';
 
 /**
- * Only a SHA-256 of the key is stored. `prefix` (the first characters of the key, not secret)
- * finds the row; the hash is then compared in constant time.
+ * Only a SHA-256 of the key is stored, and it is what finds the row (unique): nothing of the
+ * organization is read for a key whose hash does not match. `prefix` (the first characters of
+ * the key, not secret) is for people telling keys apart. `lastUsedAt` is written at most once a
+ * minute per key, off the request's path (auth/key-use.ts).
  */
 export const ApiKey = defineEntity({
   name: 'ApiKey',
@@ -11,13 +13,15 @@ export const ApiKey = defineEntity({
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade').index(),
+    name: p.string().length(100).default(''),
     prefix: p.string().length(20).unique(),
-    keyHash: p.string().length(64),
+    keyHash: p.string().length(64).unique(),
     canRead: p.boolean(),
     canWrite: p.boolean(),
     expiresAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
+    lastUsedAt: p.datetime().nullable(),
   },
 });
 export type ApiKey = InferEntity<typeof ApiKey>;

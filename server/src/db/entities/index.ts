@@ -1,8 +1,11 @@
 import { ApiKey } from './api-key.entity.ts';
+import { DashboardSession } from './dashboard-session.entity.ts';
+import { DashboardUser } from './dashboard-user.entity.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
+import { PaymentDaySummary, PaymentSummaryProgress } from './payment-day-summary.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
 import { ProviderClaim } from './provider-claim.entity.ts';
 import { RateLimitWindow } from './rate-limit-window.entity.ts';
@@ -17,15 +20,23 @@ export const ENTITIES = [
   IdempotencyKey,
   ProviderClaim,
   RateLimitWindow,
+  DashboardUser,
+  DashboardSession,
+  PaymentDaySummary,
+  PaymentSummaryProgress,
 ];
 
 export {
   ApiKey,
+  DashboardSession,
+  DashboardUser,
   IdempotencyKey,
   Organization,
   OrganizationProvider,
   Payment,
+  PaymentDaySummary,
   PaymentHistory,
+  PaymentSummaryProgress,
   ProviderClaim,
   RateLimitWindow,
 };

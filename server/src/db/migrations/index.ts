@@ -3,6 +3,8 @@ import { Migration20261121115358_foundation } from './Migration20261121115358_fo
 import { Migration20261121115714_payments } from './Migration20261121115714_payments.ts';
 import { Migration20261122221702_rate_limits } from './Migration20261122221702_rate_limits.ts';
 import { Migration20261122221939_provider_and_idempotency_claims } from './Migration20261122221939_provider_and_idempotency_claims.ts';
+import { Migration20261122222213_dashboard_accounts } from './Migration20261122222213_dashboard_accounts.ts';
+import { Migration20261122223647_payment_day_summary } from './Migration20261122223647_payment_day_summary.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -16,4 +18,6 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261122221939_provider_and_idempotency_claims',
     class: Migration20261122221939_provider_and_idempotency_claims,
   },
+  { name: 'Migration20261122222213_dashboard_accounts', class: Migration20261122222213_dashboard_accounts },
+  { name: 'Migration20261122223647_payment_day_summary', class: Migration20261122223647_payment_day_summary },
 ];

@@ -1,0 +1,104 @@
+import { AppError, type DashboardOrganization, MESSAGES } from '@pis/shared';
+import type { Clock } from '../clock.ts';
+import type { DashboardHttp } from '../dashboard/dashboard-http.ts';
+import { DashboardSession, DashboardUser } from '../db/entities/index.ts';
+import type { EntityManager } from '../db/orm.ts';
+import { organizationSummary } from '../organizations/organization-summary.ts';
+import { newCsrfToken, newSessionToken, sameToken, sessionIdOf } from './session-token.ts';
+
+/**
+ * Server-side dashboard sessions: the cookie holds a random token, the table its SHA-256, so
+ * signing out (deleting the row) ends the session everywhere at once. A session ends after
+ * IDLE_MS without a request or ABSOLUTE_MS after sign-in, whichever comes first.
+ */
+export const SESSION_IDLE_MS = 30 * 60_000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
+/** `lastSeenAt` is written at most this often (a page makes several calls per view). */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface ActiveSession {
+  id: string;
+  userId: string;
+  email: string;
+  organization: DashboardOrganization;
+  csrfToken: string;
+}
+
+export const notSignedIn = () => new AppError('UNAUTHORIZED', 'Not signed in');
+const sessionExpired = () => new AppError('UNAUTHORIZED', 'Your session has expired: sign in again');
+
+/**
+ * A new session for a user, in the caller's transaction when there is one (sign-up: the
+ * organization, the user and the session together or nothing). The caller sets the cookie
+ * (`setSessionCookie`) once the transaction has committed.
+ */
+export async function createSession(
+  em: EntityManager,
+  userId: string,
+  clock: Clock,
+): Promise<{ token: string; expiresAt: Date; csrfToken: string }> {
+  const now = clock.now();
+  const token = newSessionToken();
+  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+  const session = em.create(DashboardSession, {
+    id: sessionIdOf(token) as string,
+    user: userId,
+    csrfToken: newCsrfToken(),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+  });
+  await em.flush();
+  return { token, expiresAt, csrfToken: session.csrfToken };
+}
+
+/**
+ * The signed-in user behind the request's cookie, or 401 (none, unknown, signed out, idle or
+ * past its absolute end) or 403 (the organization is not active).
+ */
+export async function authenticateSession(
+  em: EntityManager,
+  http: DashboardHttp,
+  clock: Clock,
+): Promise<ActiveSession> {
+  const id = sessionIdOf(http.sessionToken());
+  if (!id) throw notSignedIn();
+  const fork = em.fork();
+  const session = await fork.findOne(DashboardSession, { id });
+  if (!session) throw notSignedIn();
+  const now = clock.now();
+  if (!isLive(session, now)) {
+    await fork.nativeDelete(DashboardSession, { id });
+    http.clearSessionCookie();
+    throw sessionExpired();
+  }
+  const user = await fork.findOne(DashboardUser, { id: session.user });
+  const organization = user && (await organizationSummary(fork, user.organization));
+  if (!user || !organization) throw notSignedIn();
+  if (!organization.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
+  if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+    await fork.nativeUpdate(DashboardSession, { id }, { lastSeenAt: now });
+  }
+  return { id, userId: user.id, email: user.email, organization, csrfToken: session.csrfToken };
+}
+
+const isLive = (session: DashboardSession, now: Date) =>
+  session.expiresAt.getTime() > now.getTime() &&
+  session.lastSeenAt.getTime() + SESSION_IDLE_MS > now.getTime();
+
+export const csrfTokenMatches = (session: ActiveSession, presented: string | undefined): boolean =>
+  sameToken(session.csrfToken, presented);
+
+/** Signs out: the row goes, so the cookie is worthless even if a copy of it survives. */
+export async function endSession(em: EntityManager, http: DashboardHttp, session: ActiveSession) {
+  await em.fork().nativeDelete(DashboardSession, { id: session.id });
+  http.clearSessionCookie();
+  return { signedOut: true as const };
+}
+
+/** Deletes sessions that ended (by idle time or their absolute end); run on each sign-in. */
+export async function purgeEndedSessions(em: EntityManager, now: Date): Promise<void> {
+  await em.fork().nativeDelete(DashboardSession, {
+    $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lte: new Date(now.getTime() - SESSION_IDLE_MS) } }],
+  });
+}

@@ -1,0 +1,46 @@
+import { type DashboardSession, MOCK_PROVIDER, type SignUpInput } from '@pis/shared';
+import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { DashboardHttp } from '../dashboard/dashboard-http.ts';
+import type { EntityManager } from '../db/orm.ts';
+import { createOrganization } from '../organizations/organization-admin.ts';
+import { hashPassword } from './password-hash.ts';
+import { createSession } from './sessions.ts';
+import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
+import { createUser, emailKey } from './users.ts';
+
+type SignUpCommand = z.output<typeof SignUpInput>;
+
+/**
+ * Self-serve sign-up: an active organization that may use only the Mock bank (as the spec says
+ * of a new organization), its first user and a signed-in session, in one transaction: a taken
+ * email (or any failure) leaves nothing behind.
+ */
+export async function signUp(
+  em: EntityManager,
+  http: DashboardHttp,
+  client: AccountClient,
+  input: SignUpCommand,
+  clock: Clock,
+): Promise<DashboardSession> {
+  await throttleAccountAttempt(em, client, undefined);
+  // Hashed before the transaction: no row lock or connection is held for the argon2 time.
+  const passwordHash = await hashPassword(input.password);
+  const created = await em.fork().transactional(async (tx) => {
+    const { organizationId } = await createOrganization(tx, input.businessName, clock);
+    const { userId } = await createUser(tx, { organizationId, email: input.email, passwordHash }, clock);
+    const session = await createSession(tx, userId, clock);
+    return { organizationId, userId, session };
+  });
+  http.setSessionCookie(created.session.token, created.session.expiresAt);
+  return {
+    user: { id: created.userId, email: emailKey(input.email) },
+    organization: {
+      id: created.organizationId,
+      name: input.businessName,
+      active: true,
+      approvedProviders: [MOCK_PROVIDER],
+    },
+    csrfToken: created.session.csrfToken,
+  };
+}

@@ -1,0 +1,34 @@
+import { DashboardSession, SignedOut, SignInInput, SignUpInput } from '@pis/shared';
+import { z } from 'zod';
+import { endSession } from '../accounts/sessions.ts';
+import { signIn } from '../accounts/sign-in.ts';
+import { signUp } from '../accounts/sign-up.ts';
+import { router } from '../trpc/trpc.ts';
+import { anonymousMutation, sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+
+/** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
+export const accountRouter = router({
+  signUp: anonymousMutation
+    .input(SignUpInput)
+    .output(DashboardSession)
+    .mutation(({ ctx, input }) => signUp(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
+
+  signIn: anonymousMutation
+    .input(SignInInput)
+    .output(DashboardSession)
+    .mutation(({ ctx, input }) => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
+
+  signOut: sessionMutation
+    .input(z.void())
+    .output(SignedOut)
+    .mutation(({ ctx }) => endSession(ctx.em, ctx.dashboard, ctx.session)),
+
+  session: sessionQuery
+    .input(z.void())
+    .output(DashboardSession)
+    .query(({ ctx: { session } }) => ({
+      user: { id: session.userId, email: session.email },
+      organization: session.organization,
+      csrfToken: session.csrfToken,
+    })),
+});

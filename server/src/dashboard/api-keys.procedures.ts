@@ -1,0 +1,48 @@
+import { ApiKeyIdInput, ApiKeyList, CreateApiKeyInput, CreatedApiKey } from '@pis/shared';
+import { z } from 'zod';
+import { createApiKey, futureExpiry, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { router } from '../trpc/trpc.ts';
+import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+
+/** The API keys page: the same key functions as the operator CLI, scoped to the user's organization. */
+export const apiKeysRouter = router({
+  list: sessionQuery
+    .input(z.void())
+    .output(ApiKeyList)
+    .query(async ({ ctx }) => ({
+      apiKeys: await listApiKeys(ctx.em, ctx.caller.organizationId, ctx.clock.now()),
+    })),
+
+  create: sessionMutation
+    .input(CreateApiKeyInput)
+    .output(CreatedApiKey)
+    .mutation(async ({ ctx, input }) => {
+      const created = await createApiKey(
+        ctx.em,
+        {
+          organizationId: ctx.caller.organizationId,
+          name: input.name,
+          permissions: {
+            read: input.permissions.includes('read'),
+            write: input.permissions.includes('write'),
+          },
+          expiresAt: futureExpiry(input.expiresAt, ctx.clock),
+        },
+        ctx.clock,
+      );
+      return { apiKey: created.entry, secret: created.apiKey };
+    }),
+
+  revoke: sessionMutation
+    .input(ApiKeyIdInput)
+    .output(z.object({ apiKey: CreatedApiKey.shape.apiKey }))
+    .mutation(async ({ ctx, input }) => {
+      const revoked = await revokeApiKey(
+        ctx.em,
+        { apiKeyId: input.apiKeyId },
+        ctx.clock,
+        ctx.caller.organizationId,
+      );
+      return { apiKey: revoked.entry };
+    }),
+});

@@ -1,0 +1,53 @@
+import { AppError } from '@pis/shared';
+import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
+import { storableInput } from '../trpc/procedures.ts';
+import { publicProcedure } from '../trpc/trpc.ts';
+
+/**
+ * Procedure builders of the merchant dashboard (/trpc `dashboard.*`; never /api: no openapi meta).
+ *
+ * CSRF: the session cookie is SameSite=Lax, and every mutation must also carry the
+ * `x-csrf-token` header. A cross-site page can neither read the token nor set a custom header
+ * without a CORS preflight, which this service never grants. Signed-in mutations compare the
+ * header with the session's own token; sign-up and sign-in (no session yet) need the header
+ * present, which is what stops a cross-site form from signing a browser in.
+ */
+
+export const csrfRefused = () =>
+  new AppError('FORBIDDEN', 'Missing or invalid CSRF token: reload the page and try again');
+
+/** Sign-up and sign-in. */
+export const anonymousMutation = publicProcedure
+  .use(async ({ ctx, next }) => {
+    if (!ctx.dashboard.csrfHeader()) throw csrfRefused();
+    return next();
+  })
+  .use(storableInput);
+
+/**
+ * A signed-in user's calls: the session is checked (idle and absolute expiry, an active
+ * organization) before the input is parsed. Context gains `session` and `caller` (the user's
+ * organization, scoped exactly like an API key's).
+ */
+const signedIn = publicProcedure.use(async ({ ctx, next }) => {
+  const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock);
+  return next({
+    ctx: {
+      session,
+      caller: {
+        organizationId: session.organization.id,
+        approvedProviders: session.organization.approvedProviders,
+      },
+    },
+  });
+});
+
+export const sessionQuery = signedIn.use(storableInput);
+
+/** State-changing calls: the CSRF header must match the session's token, checked before the input. */
+export const sessionMutation = signedIn
+  .use(async ({ ctx, next }) => {
+    if (!csrfTokenMatches(ctx.session, ctx.dashboard.csrfHeader())) throw csrfRefused();
+    return next();
+  })
+  .use(storableInput);

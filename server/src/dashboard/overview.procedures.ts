@@ -1,0 +1,32 @@
+import { Overview, QuickStart } from '@pis/shared';
+import { z } from 'zod';
+import { listApiKeys } from '../auth/api-keys.ts';
+import { paymentOverview } from '../payments/payment-overview.ts';
+import { paymentsDeps } from '../payments/routers/payments-context.ts';
+import { sessionQuery } from './dashboard-procedures.ts';
+
+/** The overview page: the organization, counts by status and 30 days of volume. */
+export const overviewProcedure = sessionQuery
+  .input(z.void())
+  .output(Overview)
+  .query(async ({ ctx }) => ({
+    organization: ctx.session.organization,
+    ...(await paymentOverview(paymentsDeps(ctx), ctx.caller)),
+  }));
+
+/** The developer quick start: the merchant's own values for the examples, never a whole key. */
+export const quickStartProcedure = sessionQuery
+  .input(z.void())
+  .output(QuickStart)
+  .query(async ({ ctx }) => {
+    const now = ctx.clock.now();
+    const keys = await listApiKeys(ctx.em, ctx.caller.organizationId, now);
+    return {
+      publicBaseUrl: ctx.config.publicBaseUrl,
+      apiBaseUrl: `${ctx.config.publicBaseUrl}/api`,
+      apiKeys: keys
+        .filter((key) => key.state === 'active')
+        .map(({ id, name, prefix, permissions }) => ({ id, name, prefix, permissions })),
+      approvedProviders: ctx.session.organization.approvedProviders,
+    };
+  });

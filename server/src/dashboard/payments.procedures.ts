@@ -1,0 +1,51 @@
+import {
+  DashboardApproveInput,
+  DashboardPayment,
+  DashboardRejectInput,
+  ListPaymentsQuery,
+  Payment,
+  PaymentIdInput,
+  PaymentList,
+} from '@pis/shared';
+import { cancelPayment } from '../payments/cancel-payment.ts';
+import { dashboardPayment } from '../payments/dashboard-payment.ts';
+import { listPayments } from '../payments/list-payments.ts';
+import { paymentsDeps } from '../payments/routers/payments-context.ts';
+import { sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
+import { router } from '../trpc/trpc.ts';
+import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+
+/**
+ * The payments pages: the very functions behind GET /payments, GET /payments/{id}, cancel and
+ * the sandbox's Mock bank approve/reject, with the session's organization as the caller.
+ */
+export const paymentsRouter = router({
+  list: sessionQuery
+    .input(ListPaymentsQuery)
+    .output(PaymentList)
+    .query(({ ctx, input }) => listPayments(paymentsDeps(ctx), ctx.caller, input)),
+
+  get: sessionQuery
+    .input(PaymentIdInput)
+    .output(DashboardPayment)
+    .query(({ ctx, input }) => dashboardPayment(paymentsDeps(ctx), ctx.caller, input.paymentId)),
+
+  cancel: sessionMutation
+    .input(PaymentIdInput)
+    .output(Payment)
+    .mutation(({ ctx, input }) => cancelPayment(paymentsDeps(ctx), ctx.caller, input.paymentId)),
+
+  approve: sessionMutation
+    .input(DashboardApproveInput)
+    .output(Payment)
+    .mutation(({ ctx, input }) =>
+      sandboxApprove(paymentsDeps(ctx), ctx.caller, input.paymentId, input.scenario),
+    ),
+
+  reject: sessionMutation
+    .input(DashboardRejectInput)
+    .output(Payment)
+    .mutation(({ ctx, input }) =>
+      sandboxReject(paymentsDeps(ctx), ctx.caller, input.paymentId, { reason: input.reason }),
+    ),
+});

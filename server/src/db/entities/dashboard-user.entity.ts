@@ -1,0 +1,20 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Organization } from './organization.entity.ts';
+
+/**
+ * A person who signs in to the merchant dashboard, in one organization. Email is stored trimmed
+ * and lower-cased (accounts/users.ts), so the unique constraint holds regardless of case; the
+ * password is kept only as an argon2id hash (PHC string with its own salt and parameters).
+ */
+export const DashboardUser = defineEntity({
+  name: 'DashboardUser',
+  tableName: 'dashboard_user',
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade').index(),
+    email: p.string().length(254).unique(),
+    passwordHash: p.text(),
+    createdAt: p.datetime(),
+  },
+});
+export type DashboardUser = InferEntity<typeof DashboardUser>;

@@ -1,0 +1,41 @@
+import { type DashboardPayment, MOCK_PROVIDER, type Payment, paymentActions } from '@pis/shared';
+import { customerLink, type LinkConfig } from '../links/customer-links.ts';
+import type { LinkPurpose } from '../links/link-token.ts';
+import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { getPayment } from './read-payment.ts';
+
+/** Statuses in which the customer has not decided yet, so their page still has something to do. */
+const WAITING_FOR_CUSTOMER = new Set<Payment['status']>(['PENDING', 'AUTHORIZING']);
+
+/**
+ * A payment's dashboard page: GET /payments/{id}'s read (caught up, refreshed, scoped to the
+ * organization), which actions apply, and the customer's page while it can still be used.
+ */
+export async function dashboardPayment(
+  deps: PaymentsDeps,
+  caller: PaymentsCaller,
+  paymentId: string,
+): Promise<DashboardPayment> {
+  const payment = await getPayment(deps, caller, paymentId);
+  return {
+    payment,
+    actions: paymentActions(payment),
+    customerLink: customerPage(deps.config, payment, deps.clock.now()),
+  };
+}
+
+/**
+ * The very link the merchant was given at creation (same claims, so the same signed token):
+ * the hosted page for the hosted flows, the Mock bank's page for an API_ONLY Mock payment.
+ * Never a fresh one, so the dashboard cannot extend a link's life. Another provider's page is
+ * the bank's own, which we do not hold.
+ */
+function customerPage(config: LinkConfig, payment: Payment, now: Date): DashboardPayment['customerLink'] {
+  if (!WAITING_FOR_CUSTOMER.has(payment.status)) return null;
+  const purpose: LinkPurpose | undefined =
+    payment.flowType !== 'API_ONLY' ? 'hosted' : payment.provider === MOCK_PROVIDER ? 'mock-bank' : undefined;
+  if (!purpose) return null;
+  const link = customerLink(config, purpose, payment.paymentId, new Date(payment.createdAt));
+  if (link.expiresAt.getTime() <= now.getTime()) return null;
+  return { url: link.url, expiresAt: link.expiresAt.toISOString() };
+}

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { awaitsDecision } from './lifecycle.ts';
+import { ApprovalTiming, RejectReason } from './mock-bank.ts';
+import { Payment, PaymentIdInput } from './payments.ts';
+import { MOCK_PROVIDER } from './primitives.ts';
+import { isTerminal, PaymentStatus } from './state-machine.ts';
+
+/**
+ * Contract of the merchant dashboard's procedures (/trpc `dashboard.*`, never /api). A signed-in
+ * user's session cookie is the credential; every state-changing call also sends the session's
+ * CSRF token in the `x-csrf-token` header (see DASHBOARD_CSRF_HEADER).
+ */
+
+export const DASHBOARD_CSRF_HEADER = 'x-csrf-token';
+export const DASHBOARD_SESSION_COOKIE = 'pis_session';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Printable single-line text: what a name shown on a page and in other people's lists may hold. */
+const PlainName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: 'is required' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((text) => !CONTROL_CHARACTERS.test(text), { error: 'must not contain control characters' });
+
+export const BusinessName = PlainName(200);
+
+/** Addresses are unique regardless of case; kept as typed (trimmed) for display. */
+export const Email = z
+  .string()
+  .trim()
+  .max(254, { error: 'must be at most 254 characters' })
+  .pipe(z.email({ error: 'must be a valid email address' }));
+
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/**
+ * A new password: long enough to resist guessing (NIST SP 800-63B asks length, not character
+ * classes), bounded so hashing cannot be abused, and not one character repeated.
+ */
+export const NewPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
+  .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` })
+  .refine((password) => new Set(password).size >= 4, {
+    error: 'is too weak: use at least 4 different characters',
+  });
+
+export const SignUpInput = z.object({ businessName: BusinessName, email: Email, password: NewPassword });
+export type SignUpInput = z.input<typeof SignUpInput>;
+
+/** Sign-in checks only bounds: the answer to a wrong email or password is one message. */
+export const SignInInput = z.object({
+  email: z.string().max(254, { error: 'must be at most 254 characters' }),
+  password: z.string().max(1024, { error: 'must be at most 1024 characters' }),
+});
+export type SignInInput = z.infer<typeof SignInInput>;
+
+export const DashboardOrganization = z.object({
+  id: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  /** Always contains `mock`. */
+  approvedProviders: z.array(z.string()),
+});
+export type DashboardOrganization = z.infer<typeof DashboardOrganization>;
+
+export const DashboardSession = z.object({
+  user: z.object({ id: z.string(), email: z.string() }),
+  organization: DashboardOrganization,
+  /** Send as the `x-csrf-token` header on every mutation of this session. */
+  csrfToken: z.string(),
+});
+export type DashboardSession = z.infer<typeof DashboardSession>;
+
+export const SignedOut = z.object({ signedOut: z.literal(true) });
+
+export const API_KEY_PERMISSIONS = ['read', 'write'] as const;
+export const ApiKeyPermission = z.enum(API_KEY_PERMISSIONS);
+export type ApiKeyPermission = z.infer<typeof ApiKeyPermission>;
+
+export const API_KEY_STATES = ['active', 'expired', 'revoked'] as const;
+export const ApiKeyState = z.enum(API_KEY_STATES);
+export type ApiKeyState = z.infer<typeof ApiKeyState>;
+
+export const ApiKeyEntry = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The key's first characters: not secret, enough to tell keys apart. */
+  prefix: z.string(),
+  permissions: z.array(ApiKeyPermission),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+  state: ApiKeyState,
+});
+export type ApiKeyEntry = z.infer<typeof ApiKeyEntry>;
+
+export const ApiKeyList = z.object({ apiKeys: z.array(ApiKeyEntry) });
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
+
+export const ApiKeyName = PlainName(100);
+
+export const CreateApiKeyInput = z.object({
+  name: ApiKeyName,
+  permissions: z
+    .array(ApiKeyPermission)
+    .min(1, { error: 'choose Read, Write or both' })
+    .max(2, { error: 'choose Read, Write or both' })
+    .refine((list) => new Set(list).size === list.length, { error: 'must not repeat a permission' }),
+  /** Must be in the future (checked by the server against its clock). */
+  expiresAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+});
+export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
+
+export const CreatedApiKey = z.object({
+  apiKey: ApiKeyEntry,
+  /** The whole key: shown this once, never stored or readable again. */
+  secret: z.string(),
+});
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const ApiKeyIdInput = z.object({ apiKeyId: z.string().min(1).max(100) });
+
+/** Which buttons the payment's page shows, by the rules the actions themselves apply. */
+export const PaymentActions = z.object({ cancel: z.boolean(), approve: z.boolean(), reject: z.boolean() });
+export type PaymentActions = z.infer<typeof PaymentActions>;
+
+/**
+ * Cancel while unfinished (lifecycle `cancel`); approve and reject on a Mock bank payment waiting
+ * for the customer (lifecycle `awaitsDecision` + the Mock-only rule). A payment leaves
+ * AUTHORIZING in the same transaction that sets its approval time, so the status is enough here.
+ */
+export const paymentActions = (payment: Pick<Payment, 'status' | 'provider'>): PaymentActions => {
+  const decidable =
+    payment.provider === MOCK_PROVIDER && awaitsDecision({ status: payment.status, approvedAt: null });
+  return { cancel: !isTerminal(payment.status), approve: decidable, reject: decidable };
+};
+
+export const DashboardPayment = z.object({
+  payment: Payment,
+  actions: PaymentActions,
+  /** The customer's page while the payment still waits for them (null otherwise). */
+  customerLink: z.object({ url: z.string(), expiresAt: z.iso.datetime() }).nullable(),
+});
+export type DashboardPayment = z.infer<typeof DashboardPayment>;
+
+export const DashboardApproveInput = PaymentIdInput.extend({ scenario: ApprovalTiming.default({}) });
+export const DashboardRejectInput = PaymentIdInput.extend({ reason: RejectReason });
+
+export const VolumeDay = z.object({
+  /** UTC day, YYYY-MM-DD. */
+  day: z.iso.date(),
+  currency: z.string(),
+  /** Sum of COMPLETED payments created that day, as a decimal string. */
+  value: z.string(),
+  count: z.int(),
+});
+export type VolumeDay = z.infer<typeof VolumeDay>;
+
+export const Overview = z.object({
+  organization: DashboardOrganization,
+  /** Every status, zero included. */
+  countsByStatus: z.record(PaymentStatus, z.int()),
+  /** The last 30 UTC days (today included), only days with payments; oldest first. */
+  volume: z.array(VolumeDay),
+});
+export type Overview = z.infer<typeof Overview>;
+
+export const QuickStart = z.object({
+  /** Where the REST API lives: `${publicBaseUrl}/api`. */
+  apiBaseUrl: z.string(),
+  publicBaseUrl: z.string(),
+  /** Active keys (prefix only) to name in the examples; a full key exists only at creation. */
+  apiKeys: z.array(ApiKeyEntry.pick({ id: true, name: true, prefix: true, permissions: true })),
+  approvedProviders: z.array(z.string()),
+});
+export type QuickStart = z.infer<typeof QuickStart>;
