@@ -1,0 +1,72 @@
+import { type FormEvent, useState } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { Heading } from '../../components/Heading.tsx';
+import { dashboardApi } from '../api/dashboard-api.ts';
+import { FormProblem, fieldError } from '../components/FormProblem.tsx';
+import { TextField } from '../components/TextField.tsx';
+import { AccountShell } from '../layout/DashboardShell.tsx';
+import { useSessionState } from '../session/session-context.tsx';
+import { useDashboardAction } from '../session/use-dashboard-call.ts';
+
+/**
+ * Where to go after signing in. The `next` query comes back through the browser, so only a
+ * dashboard path is taken (never another origin or a protocol-relative `//host`).
+ */
+export const safeNext = (next: string | null): string =>
+  next && /^\/dashboard(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+
+/** `/dashboard/sign-in`. */
+export const SignInPage = () => {
+  const { current, signedIn } = useSessionState();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { run, pending, error } = useDashboardAction(dashboardApi.signIn, { signedOutForm: true });
+  const next = safeNext(params.get('next'));
+
+  if (current.state === 'signed-in') return <Navigate to={next} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const done = await run({ email, password });
+    if (done.ok) signedIn(done.value);
+  };
+
+  return (
+    <AccountShell title="Sign in">
+      <Heading>Sign in</Heading>
+      {params.get('expired') ? (
+        <p className="inline-problem" role="status">
+          Your session ended. Sign in again to continue.
+        </p>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          error={fieldError(error, 'email')}
+          required
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={fieldError(error, 'password')}
+          required
+        />
+        <FormProblem error={error} />
+        <button type="submit" className="button button--primary button--block" disabled={pending}>
+          {pending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p className="account-switch">
+        New here? <Link to="/dashboard/sign-up">Create an account</Link>
+      </p>
+    </AccountShell>
+  );
+};
