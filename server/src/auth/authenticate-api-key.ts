@@ -75,7 +75,7 @@ export async function authenticateApiKey(
  * Every request reads its key, organization and approvals afresh (one query, no cache), so a
  * key revoked or an organization deactivated by the operator CLI is refused on the next request.
  */
-export const keyLookupSql = (preloadSql?: string) => `
+const keyLookupSql = (preloadSql?: string) => `
   select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at,
     k.organization_id, o.active,
     array(

@@ -61,7 +61,8 @@ try {
 } catch (error) {
   // Unknown organization or key: the operator's mistake, and nothing was written.
   if (error instanceof AppError && error.status < 500) {
-    say(`error: ${error.message}`);
+    const details = (error.details ?? []).map((detail) => `\n  ${detail.field}: ${detail.message}`).join('');
+    say(`error: ${error.message}${details}`);
     exitCode = EXIT_USAGE;
   } else {
     say(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
