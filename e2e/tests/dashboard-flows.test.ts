@@ -132,6 +132,14 @@ describe.each([
     await page.getByLabel('Password').fill('a long enough passphrase');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+
+    // The sign-out page asks first.
+    await page.goto(`${inject('baseUrl')}/dashboard/sign-out`);
+    await page.getByRole('heading', { level: 1, name: `Sign out of Bakery ${label}?` }).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Sign out' }).last().click();
+    await page.getByRole('heading', { level: 1, name: 'You are signed out' }).waitFor();
+    await expectAccessible(page);
     assertNoConsoleErrors();
   });
 });

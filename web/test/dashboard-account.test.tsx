@@ -150,6 +150,24 @@ describe('dashboard session', () => {
     expect(headers).toEqual([CSRF_TOKEN]);
   });
 
+  it('the sign-out page asks first, so a link from elsewhere cannot sign anyone out', async () => {
+    const user = userEvent.setup();
+    const calls: unknown[] = [];
+    server.use(
+      signedIn(),
+      trpcMutation('dashboard.account.signOut', (_input, request) => {
+        calls.push(request.headers.get('x-csrf-token'));
+        return { signedOut: true };
+      }),
+    );
+    renderAt('/dashboard/sign-out');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign out of Acme Shop?' })).toBeTruthy();
+    expect(calls).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'You are signed out' })).toBeTruthy();
+    expect(calls).toEqual([CSRF_TOKEN]);
+  });
+
   it('an ended session sends the merchant to sign in again, saying why', async () => {
     server.use(
       signedIn(),

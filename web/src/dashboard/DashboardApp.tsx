@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { SignInPage } from './account/SignInPage.tsx';
+import { SignOutPage } from './account/SignOutPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
 import { ApiKeysPage } from './api-keys/ApiKeysPage.tsx';
 import { OverviewPage } from './overview/OverviewPage.tsx';
@@ -19,7 +20,7 @@ const DashboardApp = () => (
     <Routes>
       <Route path="sign-up" element={<SignUpPage />} />
       <Route path="sign-in" element={<SignInPage />} />
-      <Route path="sign-out" element={<Navigate to="/dashboard/sign-in" replace />} />
+      <Route path="sign-out" element={<SignOutPage />} />
       <Route element={<RequireSession />}>
         <Route index element={<OverviewPage />} />
         <Route path="api-keys" element={<ApiKeysPage />} />

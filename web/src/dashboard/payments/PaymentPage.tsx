@@ -120,7 +120,7 @@ const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () 
         </Row>
         <Row label="Flow">{payment.flowType}</Row>
         <Row label="Provider">{payment.provider}</Row>
-        <Row label="Bank">{payment.bankId ?? 'Not chosen yet'}</Row>
+        <Row label="Bank">{payment.bankId ?? (payment.flowType === 'API_ONLY' ? '—' : 'Not chosen yet')}</Row>
         <Row label="Created">{formatDateTime(payment.createdAt)}</Row>
         {payment.completedAt ? <Row label="Completed">{formatDateTime(payment.completedAt)}</Row> : null}
         {payment.expiresAt ? <Row label="Expires">{formatDateTime(payment.expiresAt)}</Row> : null}
