@@ -65,7 +65,7 @@ export const VolumeChart = ({ volume, days }: VolumeChartProps) => {
   return (
     <figure className="chart" aria-labelledby={captionId}>
       <figcaption id={captionId} className="chart__caption">
-        Payment volume per day, last 30 days
+        Payment volume per day, last 30 days{series.length === 1 ? ` (${series[0]?.currency})` : ''}
         {series.length > 1 ? (
           <span className="chart__legend">
             {series.map(({ currency }, position) => (
