@@ -20,7 +20,7 @@ describe('overview', () => {
     expect(screen.getByText('mock')).toBeTruthy();
     const completed = screen.getByRole('link', { name: '3 COMPLETED' });
     expect(completed.getAttribute('href')).toBe('/dashboard/payments?status=COMPLETED');
-    const figure = screen.getByRole('figure', { name: 'Payment volume per day, last 30 days' });
+    const figure = screen.getByRole('figure', { name: 'Payment volume per day, last 30 days (GBP)' });
     expect(within(figure).getByRole('cell', { name: '£37.50' })).toBeTruthy();
   });
 

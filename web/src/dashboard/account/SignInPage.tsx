@@ -2,11 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { dashboardApi } from '../api/dashboard-api.ts';
-import { FormProblem, fieldError } from '../components/FormProblem.tsx';
-import { TextField } from '../components/TextField.tsx';
 import { AccountShell } from '../layout/DashboardShell.tsx';
 import { useSessionState } from '../session/session-context.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
+import { CredentialsFields } from './CredentialsFields.tsx';
 
 /**
  * Where to go after signing in. The `next` query comes back through the browser, so only a
@@ -41,28 +40,17 @@ export const SignInPage = () => {
         </p>
       ) : null}
       <form onSubmit={submit} noValidate>
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={fieldError(error, 'email')}
-          required
+        <CredentialsFields
+          email={email}
+          password={password}
+          onEmail={setEmail}
+          onPassword={setPassword}
+          passwordAutoComplete="current-password"
+          error={error}
+          pending={pending}
+          submitLabel="Sign in"
+          pendingLabel="Signing in…"
         />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={fieldError(error, 'password')}
-          required
-        />
-        <FormProblem error={error} />
-        <button type="submit" className="button button--primary button--block" disabled={pending}>
-          {pending ? 'Signing in…' : 'Sign in'}
-        </button>
       </form>
       <p className="account-switch">
         New here? <Link to="/dashboard/sign-up">Create an account</Link>

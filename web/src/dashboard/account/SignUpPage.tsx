@@ -2,11 +2,12 @@ import { type FormEvent, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { dashboardApi } from '../api/dashboard-api.ts';
-import { FormProblem, fieldError } from '../components/FormProblem.tsx';
+import { fieldError } from '../components/FormProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
 import { AccountShell } from '../layout/DashboardShell.tsx';
 import { useSessionState } from '../session/session-context.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
+import { CredentialsFields } from './CredentialsFields.tsx';
 
 /** `/dashboard/sign-up`: a new organization (Mock bank only, as the spec says) and its first user. */
 export const SignUpPage = () => {
@@ -44,29 +45,18 @@ export const SignUpPage = () => {
           error={fieldError(error, 'businessName')}
           required
         />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={fieldError(error, 'email')}
-          required
+        <CredentialsFields
+          email={email}
+          password={password}
+          onEmail={setEmail}
+          onPassword={setPassword}
+          passwordAutoComplete="new-password"
+          passwordHint="At least 12 characters."
+          error={error}
+          pending={pending}
+          submitLabel="Create account"
+          pendingLabel="Creating account…"
         />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 12 characters."
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={fieldError(error, 'password')}
-          required
-        />
-        <FormProblem error={error} />
-        <button type="submit" className="button button--primary button--block" disabled={pending}>
-          {pending ? 'Creating account…' : 'Create account'}
-        </button>
       </form>
       <p className="account-switch">
         Already have an account? <Link to="/dashboard/sign-in">Sign in</Link>

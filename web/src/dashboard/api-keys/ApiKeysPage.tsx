@@ -5,6 +5,7 @@ import { type ApiKeyEntry, type CreatedApiKey, dashboardApi } from '../api/dashb
 import { FormProblem } from '../components/FormProblem.tsx';
 import { formatDateTime } from '../components/format-date.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
+import { ScrollTable } from '../components/ScrollTable.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { CreateKeyForm } from './CreateKeyForm.tsx';
@@ -58,56 +59,53 @@ const KeyTable = ({ keys, onRevoked }: { keys: ApiKeyEntry[]; onRevoked: () => v
   if (keys.length === 0) return <p className="muted">No keys yet.</p>;
   return (
     <>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
-      <section className="table-scroll" tabIndex={0} aria-labelledby="keys-heading">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Permissions</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+      <ScrollTable labelledBy="keys-heading">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last used</th>
+            <th scope="col">State</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.id}>
+              <th scope="row">{key.name}</th>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>
+                {key.permissions.map((permission) => PERMISSION_NAMES[permission] ?? permission).join(', ')}
+              </td>
+              <td>{formatDateTime(key.createdAt)}</td>
+              <td>{key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}</td>
+              <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
+              <td>
+                <span className={`badge badge--${STATE_TONES[key.state] ?? 'progress'}`}>{key.state}</span>
+              </td>
+              <td>
+                {key.state === 'revoked' ? null : (
+                  <button
+                    type="button"
+                    className="button button--danger button--small"
+                    aria-label={`Revoke ${key.name}`}
+                    onClick={() => setConfirming(key)}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <tr key={key.id}>
-                <th scope="row">{key.name}</th>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>
-                  {key.permissions.map((permission) => PERMISSION_NAMES[permission] ?? permission).join(', ')}
-                </td>
-                <td>{formatDateTime(key.createdAt)}</td>
-                <td>{key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}</td>
-                <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
-                <td>
-                  <span className={`badge badge--${STATE_TONES[key.state] ?? 'progress'}`}>{key.state}</span>
-                </td>
-                <td>
-                  {key.state === 'revoked' ? null : (
-                    <button
-                      type="button"
-                      className="button button--danger button--small"
-                      aria-label={`Revoke ${key.name}`}
-                      onClick={() => setConfirming(key)}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+          ))}
+        </tbody>
+      </ScrollTable>
       {confirming ? (
         <RevokeConfirm
           key={confirming.id}

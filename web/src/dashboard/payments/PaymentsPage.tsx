@@ -6,6 +6,7 @@ import { formatAmount } from '../../format/money.ts';
 import { dashboardApi, type PaymentList } from '../api/dashboard-api.ts';
 import { formatDateTime } from '../components/format-date.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
+import { ScrollTable } from '../components/ScrollTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
@@ -110,37 +111,34 @@ const Filters = ({ status, provider, onChange }: FiltersProps) => {
 const PaymentTable = ({ list }: { list: PaymentList }) => {
   if (list.payments.length === 0) return <p className="muted">No payments match.</p>;
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-    <section className="table-scroll" tabIndex={0} aria-label="Payments">
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Amount</th>
-            <th scope="col">Status</th>
-            <th scope="col">Reference</th>
-            <th scope="col">Provider</th>
-            <th scope="col">Created</th>
+    <ScrollTable label="Payments">
+      <thead>
+        <tr>
+          <th scope="col">Amount</th>
+          <th scope="col">Status</th>
+          <th scope="col">Reference</th>
+          <th scope="col">Provider</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.payments.map((payment) => (
+          <tr key={payment.paymentId}>
+            <th scope="row">
+              <Link to={`/dashboard/payments/${encodeURIComponent(payment.paymentId)}`}>
+                {formatAmount(payment.amount.value, payment.amount.currency)}
+              </Link>
+            </th>
+            <td>
+              <StatusBadge status={payment.status} />
+            </td>
+            <td className="table__wrap">{payment.reference.reference}</td>
+            <td>{payment.provider}</td>
+            <td>{formatDateTime(payment.createdAt)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {list.payments.map((payment) => (
-            <tr key={payment.paymentId}>
-              <th scope="row">
-                <Link to={`/dashboard/payments/${encodeURIComponent(payment.paymentId)}`}>
-                  {formatAmount(payment.amount.value, payment.amount.currency)}
-                </Link>
-              </th>
-              <td>
-                <StatusBadge status={payment.status} />
-              </td>
-              <td className="table__wrap">{payment.reference.reference}</td>
-              <td>{payment.provider}</td>
-              <td>{formatDateTime(payment.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+        ))}
+      </tbody>
+    </ScrollTable>
   );
 };
 
