@@ -1,6 +1,6 @@
 import { systemClock } from './clock.ts';
 import { runProcess, startServiceParts } from './lifecycle/process.ts';
-import { createDemoOrganizationIfEmpty } from './organizations/demo-organization.ts';
+import { createDemoOrganizationIfEmpty, demoBanner } from './organizations/demo-organization.ts';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the job worker) in one process. */
 
@@ -28,18 +28,6 @@ await runProcess('server', async ({ config, logger, shutdown }) => {
       ? `  database: embedded Postgres in ${config.embeddedPgDir}`
       : '  database: DATABASE_URL',
   ];
-  if (demo) {
-    lines.push(
-      '',
-      `Created a demo organization (${demo.organizationId}) with a read+write API key and a dashboard user.`,
-      'The key and the password are shown only this once:',
-      '',
-      `  API key    ${demo.apiKey}   (id ${demo.apiKeyId})`,
-      `  dashboard  ${url}/dashboard/sign-in   email ${demo.user.email}   password ${demo.user.password}`,
-      '',
-      'Try:',
-      `  curl -H "x-api-key: ${demo.apiKey}" ${url}/api/banks`,
-    );
-  }
+  if (demo) lines.push('', ...demoBanner(demo, url));
   process.stdout.write(`${lines.join('\n')}\n\n`);
 });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { awaitsDecision } from './lifecycle.ts';
 import { ApprovalTiming, RejectReason } from './mock-bank.ts';
 import { Payment, PaymentIdInput } from './payments.ts';
-import { PaymentStatus } from './state-machine.ts';
+import { MOCK_PROVIDER } from './primitives.ts';
+import { isTerminal, PaymentStatus } from './state-machine.ts';
 
 /**
  * Contract of the merchant dashboard's procedures (/trpc `dashboard.*`, never /api). A signed-in
@@ -125,8 +127,24 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 export const ApiKeyIdInput = z.object({ apiKeyId: z.string().min(1).max(100) });
 
+/** Which buttons the payment's page shows, by the rules the actions themselves apply. */
+export const PaymentActions = z.object({ cancel: z.boolean(), approve: z.boolean(), reject: z.boolean() });
+export type PaymentActions = z.infer<typeof PaymentActions>;
+
+/**
+ * Cancel while unfinished (lifecycle `cancel`); approve and reject on a Mock bank payment waiting
+ * for the customer (lifecycle `awaitsDecision` + the Mock-only rule). A payment leaves
+ * AUTHORIZING in the same transaction that sets its approval time, so the status is enough here.
+ */
+export const paymentActions = (payment: Pick<Payment, 'status' | 'provider'>): PaymentActions => {
+  const decidable =
+    payment.provider === MOCK_PROVIDER && awaitsDecision({ status: payment.status, approvedAt: null });
+  return { cancel: !isTerminal(payment.status), approve: decidable, reject: decidable };
+};
+
 export const DashboardPayment = z.object({
   payment: Payment,
+  actions: PaymentActions,
   /** The customer's page while the payment still waits for them (null otherwise). */
   customerLink: z.object({ url: z.string(), expiresAt: z.iso.datetime() }).nullable(),
 });

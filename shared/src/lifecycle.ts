@@ -230,8 +230,12 @@ const decidedError = (record: PaymentRecord, action: string) =>
     ? new AppError('BANK_NOT_CHOSEN', `Payment is waiting for the customer to choose a bank and ${action}`)
     : new AppError('PAYMENT_ALREADY_DECIDED', `Payment is already ${record.status} and ${action}`);
 
+/** Waiting at the bank for the customer's decision (approve or reject). */
+export const awaitsDecision = (record: Pick<PaymentRecord, 'status' | 'approvedAt'>): boolean =>
+  record.status === 'AUTHORIZING' && !record.approvedAt;
+
 const assertAwaitingDecision = (record: PaymentRecord, action: string) => {
-  if (record.status !== 'AUTHORIZING' || record.approvedAt) throw decidedError(record, action);
+  if (!awaitsDecision(record)) throw decidedError(record, action);
 };
 
 /** The customer approves at the bank: the Mock timeline starts now (instant completes at once). */

@@ -45,3 +45,25 @@ export async function createDemoOrganizationIfEmpty(
     };
   });
 }
+
+/**
+ * What the first start prints (on stdout, for the person at the terminal; never through the
+ * logger, so no secret reaches the structured log stream): the key with its id, the dashboard
+ * user with its password, each shown this once.
+ */
+export function demoBanner(demo: DemoOrganization, publicBaseUrl: string): string[] {
+  return [
+    `Created a demo organization (${demo.organizationId}) with a read+write API key and a dashboard user.`,
+    'The key and the password are shown only this once:',
+    '',
+    `  API key    ${demo.apiKey}`,
+    `  key id     ${demo.apiKeyId}   (revoke with: npm run -s admin -- key:revoke --key ${demo.apiKeyId})`,
+    '',
+    `  dashboard  ${publicBaseUrl}/dashboard/sign-in`,
+    `  email      ${demo.user.email}`,
+    `  password   ${demo.user.password}`,
+    '',
+    'Try:',
+    `  curl -H "x-api-key: ${demo.apiKey}" ${publicBaseUrl}/api/banks`,
+  ];
+}

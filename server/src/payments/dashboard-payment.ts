@@ -1,4 +1,4 @@
-import { type DashboardPayment, MOCK_PROVIDER, type Payment } from '@pis/shared';
+import { type DashboardPayment, MOCK_PROVIDER, type Payment, paymentActions } from '@pis/shared';
 import { customerLink, type LinkConfig } from '../links/customer-links.ts';
 import type { LinkPurpose } from '../links/link-token.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
@@ -9,7 +9,7 @@ const WAITING_FOR_CUSTOMER = new Set<Payment['status']>(['PENDING', 'AUTHORIZING
 
 /**
  * A payment's dashboard page: GET /payments/{id}'s read (caught up, refreshed, scoped to the
- * organization) plus the customer's page while it can still be used.
+ * organization), which actions apply, and the customer's page while it can still be used.
  */
 export async function dashboardPayment(
   deps: PaymentsDeps,
@@ -17,7 +17,11 @@ export async function dashboardPayment(
   paymentId: string,
 ): Promise<DashboardPayment> {
   const payment = await getPayment(deps, caller, paymentId);
-  return { payment, customerLink: customerPage(deps.config, payment, deps.clock.now()) };
+  return {
+    payment,
+    actions: paymentActions(payment),
+    customerLink: customerPage(deps.config, payment, deps.clock.now()),
+  };
 }
 
 /**
