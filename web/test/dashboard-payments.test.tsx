@@ -86,6 +86,7 @@ describe('payment page', () => {
             error: { code: 'AM04', message: 'Not enough money' },
           }),
           customerLink: null,
+          actions: { cancel: false, approve: false, reject: false },
         }),
       ),
     );
@@ -130,6 +131,8 @@ describe('payment page', () => {
             status: 'COMPLETED',
             isoStatus: { code: 'ACSC', name: 'AcceptedSettlementCompleted', description: 'Settled' },
           }),
+          customerLink: null,
+          actions: { cancel: false, approve: false, reject: false },
         });
         return view.payment;
       }),

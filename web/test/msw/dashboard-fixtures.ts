@@ -69,6 +69,7 @@ export const paymentView = (overrides: Partial<PaymentView> = {}): PaymentView =
     url: 'http://localhost:3000/mock-bank/tok',
     expiresAt: new Date(Date.now() + 600_000).toISOString(),
   },
+  actions: { cancel: true, approve: true, reject: true },
   ...overrides,
 });
 

@@ -2,15 +2,12 @@ import { type FormEvent, useState } from 'react';
 import type { RejectReason } from '../../api/page-types.ts';
 import { RejectReasonField } from '../../pages/mock-bank/RejectReasonField.tsx';
 import { type ScenarioChoice, ScenarioPanel, toScenario } from '../../pages/mock-bank/ScenarioPanel.tsx';
-import { dashboardApi } from '../api/dashboard-api.ts';
+import { dashboardApi, type PaymentView } from '../api/dashboard-api.ts';
 import { FormProblem } from '../components/FormProblem.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
 
-export interface AllowedActions {
-  cancel: boolean;
-  approve: boolean;
-  reject: boolean;
-}
+/** Which actions apply: decided by the server from the lifecycle's own rules (`payments.get`). */
+type AllowedActions = PaymentView['actions'];
 
 interface PaymentActionsProps {
   paymentId: string;

@@ -3,7 +3,6 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
-import { FINISHED_STATUSES } from '../../format/labels.ts';
 import { formatAmount } from '../../format/money.ts';
 import { dashboardApi, type PaymentView } from '../api/dashboard-api.ts';
 import { formatDateTime } from '../components/format-date.ts';
@@ -11,7 +10,7 @@ import { LoadProblem } from '../components/LoadProblem.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useDashboardLoad } from '../session/use-dashboard-call.ts';
-import { type AllowedActions, PaymentActions } from './PaymentActions.tsx';
+import { PaymentActions } from './PaymentActions.tsx';
 import { PaymentTimeline } from './PaymentTimeline.tsx';
 
 const REFRESH_MS = 2000;
@@ -55,16 +54,6 @@ export const PaymentPage = () => {
   );
 };
 
-/**
- * What the page offers. The server decides for real (and answers 409 otherwise); these only
- * hide buttons that cannot work: Cancel on an unfinished payment, Approve/Reject on a Mock bank
- * payment waiting for its customer at the bank.
- */
-export const allowedActions = ({ payment }: PaymentView): AllowedActions => {
-  const waiting = payment.provider === 'mock' && payment.status === 'AUTHORIZING';
-  return { cancel: !FINISHED_STATUSES.has(payment.status), approve: waiting, reject: waiting };
-};
-
 const accountText = (account: Account): string =>
   [
     account.accountName,
@@ -85,7 +74,6 @@ const Row = ({ label, children }: { label: string; children: ReactNode }) => (
 
 const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () => void }) => {
   const { payment, customerLink } = view;
-  const allowed = allowedActions(view);
   const linkValid = customerLink !== null && Date.parse(customerLink.expiresAt) > Date.now();
   return (
     <>
@@ -142,7 +130,7 @@ const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () 
       <PaymentActions
         key={payment.status}
         paymentId={payment.paymentId}
-        allowed={allowed}
+        allowed={view.actions}
         onChanged={onChanged}
       />
 
