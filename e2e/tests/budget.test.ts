@@ -43,10 +43,10 @@ describe('web bundle', () => {
 
   it('loads the dashboard as its own chunks, never with the customer pages', () => {
     const dashboard = dashboardScripts();
-    expect(dashboard.map((file) => file.replace(/-[^-]+\.js$/, '')).sort()).toEqual([
-      '/assets/DashboardApp',
-      '/assets/draw-volume',
-    ]);
+    // Vite's file hashes may contain '-': match the names by their start.
+    expect(dashboard).toHaveLength(2);
+    expect(dashboard.some((file) => file.startsWith('/assets/DashboardApp-'))).toBe(true);
+    expect(dashboard.some((file) => file.startsWith('/assets/draw-volume-'))).toBe(true);
     const upfront = upfrontScripts();
     expect(upfront.filter((file) => dashboard.includes(file))).toEqual([]);
     // Nor is its code folded into the entry: no words only the dashboard uses.
