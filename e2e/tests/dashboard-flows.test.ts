@@ -106,9 +106,17 @@ describe.each([
 
     // Revoke the key: the next request with it answers 401 Invalid API key.
     await openSection(page, 'API keys');
-    await page.getByRole('button', { name: 'Revoke Checkout server' }).click();
+    // By keyboard: the confirmation takes the focus, the next Tab is its button.
+    await page.getByRole('button', { name: 'Revoke Checkout server' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /^Revoke “Checkout server”/ }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(
+      /^Revoke “Checkout server”/,
+    );
     await expectAccessible(page);
-    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Revoke key');
+    await page.keyboard.press('Enter');
     await page
       .getByRole('row', { name: /Checkout server/ })
       .filter({ hasText: 'revoked' })
@@ -130,7 +138,7 @@ describe.each([
     // Signing in again brings the merchant back to where they were going.
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('a long enough passphrase');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Password').press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
 
     // The sign-out page asks first.
