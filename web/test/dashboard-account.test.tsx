@@ -168,6 +168,19 @@ describe('dashboard session', () => {
     expect(calls).toEqual([CSRF_TOKEN]);
   });
 
+  it('a user of an inactive organization is told why they cannot get in', async () => {
+    server.use(
+      trpcQuery('dashboard.account.session', () => ({
+        kind: 'FORBIDDEN',
+        httpStatus: 403,
+        message: 'Organization is not active',
+      })),
+    );
+    renderAt('/dashboard/payments');
+    expect(await screen.findByText('Organization is not active')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+  });
+
   it('an ended session sends the merchant to sign in again, saying why', async () => {
     server.use(
       signedIn(),

@@ -34,9 +34,9 @@ export const SignInPage = () => {
   return (
     <AccountShell title="Sign in">
       <Heading>Sign in</Heading>
-      {params.get('expired') ? (
+      {current.state === 'signed-out' && current.notice ? (
         <p className="inline-problem" role="status">
-          Your session ended. Sign in again to continue.
+          {current.notice}
         </p>
       ) : null}
       <form onSubmit={submit} noValidate>

@@ -22,12 +22,7 @@ export const RequireSession = () => {
   }
   if (current.state === 'signed-out') {
     const next = `${location.pathname}${location.search}`;
-    return (
-      <Navigate
-        to={`/dashboard/sign-in?${new URLSearchParams({ next, ...(current.reason === 'expired' ? { expired: '1' } : {}) })}`}
-        replace
-      />
-    );
+    return <Navigate to={`/dashboard/sign-in?${new URLSearchParams({ next })}`} replace />;
   }
   return <Outlet />;
 };

@@ -5,7 +5,8 @@ import { toDashboardError } from '../api/dashboard-error.ts';
 
 type SessionState =
   | { state: 'checking' }
-  | { state: 'signed-out'; reason: 'none' | 'expired' | 'signed-out' }
+  /** `notice`: why the merchant is asked to sign in (session ended, organization inactive). */
+  | { state: 'signed-out'; notice: string | null }
   | { state: 'signed-in'; session: Session }
   | { state: 'unreachable'; message: string };
 
@@ -18,6 +19,8 @@ interface SessionContextValue {
   expired(): void;
   recheck(): void;
 }
+
+const SESSION_ENDED = 'Your session ended. Sign in again to continue.';
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
@@ -41,7 +44,8 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
         setCurrent(
           failure.kind === 'UNREACHABLE' || failure.kind === 'UNEXPECTED'
             ? { state: 'unreachable', message: failure.message }
-            : { state: 'signed-out', reason: 'none' },
+            : // FORBIDDEN: the organization is not active; the server's words say so.
+              { state: 'signed-out', notice: failure.kind === 'FORBIDDEN' ? failure.message : null },
         );
       },
     );
@@ -58,13 +62,13 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
       await dashboardApi.signOut();
     } finally {
       rememberCsrfToken(null);
-      setCurrent({ state: 'signed-out', reason: 'signed-out' });
+      setCurrent({ state: 'signed-out', notice: null });
     }
   }, []);
 
   const expired = useCallback(() => {
     rememberCsrfToken(null);
-    setCurrent({ state: 'signed-out', reason: 'expired' });
+    setCurrent({ state: 'signed-out', notice: SESSION_ENDED });
   }, []);
 
   const recheck = useCallback(() => {
