@@ -1,13 +1,9 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { silentLogger } from '../src/logger.ts';
 import { startBaseline } from './baseline.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { runLoad } from './load-runner.ts';
 import { startService } from './service.ts';
+import { startThrowawayCluster } from './throwaway-cluster.ts';
 import { type LagResult, measureTimelineLag } from './timeline-lag.ts';
 
 /**
@@ -32,15 +28,7 @@ const CREATE_BODY = JSON.stringify({
 type Row = { name: string; result: LoadResult; baseline?: LoadResult; target?: number };
 
 const started = performance.now();
-const tempDir = await mkdtemp(path.join(os.tmpdir(), 'pis-bench-'));
-await chmod(tempDir, 0o755);
-const cluster = await startEmbeddedPostgres({
-  dataDir: path.join(tempDir, 'postgres'),
-  port: 0,
-  password: 'bench',
-  logger: silentLogger(),
-  persistent: false,
-});
+const { cluster, tempDir, remove } = await startThrowawayCluster('bench');
 // `npm run bench -- --lag-only` skips the HTTP loads (to iterate on the worker).
 const lagOnly = process.argv.includes('--lag-only');
 const rows: Row[] = [];
@@ -65,8 +53,7 @@ try {
     await service.close();
   }
 } finally {
-  await cluster.stop();
-  await rm(tempDir, { recursive: true, force: true });
+  await remove();
 }
 print(rows);
 if (lag) {

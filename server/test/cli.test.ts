@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { prepareCommand, UsageError } from '../src/cli/admin-commands.ts';
@@ -11,43 +10,13 @@ import {
   createOrganization,
   setOrganizationActive,
 } from '../src/organizations/organization-admin.ts';
+import { adminCli, oneJsonLine } from './helpers/admin-cli.ts';
 import { expectFailure, expectSuccess } from './helpers/expect-envelope.ts';
 import { createTestApp } from './helpers/test-app.ts';
 
 const { app, orm, databaseUrl } = await createTestApp();
+const { admin, env } = adminCli(databaseUrl);
 const run = promisify(execFile);
-const env = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  LINK_SIGNING_SECRET: 'cli-test-secret-0123456789abcdef0123',
-};
-const ADMIN = path.join(REPO_ROOT, 'server/src/cli/admin.ts');
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI as the operator would (Node 24 on the .ts file, as `npm run admin` does). */
-async function admin(...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [ADMIN, ...args], { env, cwd: REPO_ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-/** Exit 0 and exactly one JSON line on stdout. */
-function oneJsonLine(result: Result): Record<string, unknown> {
-  expect(result.code, result.stderr).toBe(0);
-  expect(result.stdout.endsWith('\n')).toBe(true);
-  const lines = result.stdout.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] as string);
-}
 
 const counts = async () => {
   const em = orm.em.fork();

@@ -1,6 +1,6 @@
 import { hashPassword } from '../accounts/password-hash.ts';
 import { createUser, generatePassword } from '../accounts/users.ts';
-import { createApiKey, keyReference, listApiKeys, type Permissions, revokeApiKey } from '../auth/api-keys.ts';
+import { createApiKey, keyReference, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { loadOrganization } from '../organizations/organization-admin.ts';
@@ -15,16 +15,8 @@ export {
   setOrganizationActive,
 } from '../organizations/organization-admin.ts';
 
-export async function createKey(
-  em: EntityManager,
-  input: {
-    organizationId: string;
-    permissions: Permissions;
-    expiresAt?: Date | undefined;
-    name?: string | undefined;
-  },
-  clock: Clock,
-) {
+/** The key in clear is in the answer: the operator sees it this once. */
+export async function createKey(em: EntityManager, input: Parameters<typeof createApiKey>[1], clock: Clock) {
   const { apiKeyId, apiKey } = await createApiKey(em, input, clock);
   return { apiKeyId, apiKey };
 }

@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import type { ApiKeyEntry, CreatedApiKey } from '@pis/shared';
 import { describe, expect, test, vi } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { forgetKeyUseWrites, settleKeyUseWrites } from '../../src/auth/key-use.ts';
-import { REPO_ROOT } from '../../src/config.ts';
 import { ApiKey } from '../../src/db/entities/index.ts';
+import { adminCli, oneJsonLine } from '../helpers/admin-cli.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { created } from '../payments/payment-fixtures.ts';
@@ -245,27 +242,12 @@ describe('issue 13 item 5: nothing of the organization is read before the key is
   });
 });
 
-describe('operator CLI: key:list, key:revoke by id or by the key, user:create; never a secret', () => {
-  const run = promisify(execFile);
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    LINK_SIGNING_SECRET: 'cli-test-secret-0123456789abcdef0123',
-  };
-  const ADMIN = path.join(REPO_ROOT, 'server/src/cli/admin.ts');
-  async function admin(...args: string[]) {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [ADMIN, ...args], { env, cwd: REPO_ROOT });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
-  const json = (result: { code: number; stdout: string; stderr: string }) => {
-    expect(result.code, result.stderr).toBe(0);
-    return JSON.parse(result.stdout) as Record<string, unknown>;
-  };
+// Each CLI run starts a Node process (seconds on a busy machine): a longer budget per test.
+describe('operator CLI: key:list, key:revoke by id or by the key, user:create; never a secret', {
+  timeout: 90_000,
+}, () => {
+  const { admin } = adminCli(databaseUrl);
+  const json = oneJsonLine;
 
   test.concurrent('key:list shows id, name, prefix, permissions and state; key:revoke takes the key itself', async () => {
     const merchant = await factories.createMerchant();

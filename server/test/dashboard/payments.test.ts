@@ -7,15 +7,23 @@ import type {
   QuickStart,
 } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
+import { PaymentDaySummary } from '../../src/db/entities/index.ts';
+import { summarizeFinishedDays } from '../../src/payments/payment-overview.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { created, paymentBody, readPayment } from '../payments/payment-fixtures.ts';
 import { DashboardBrowser, data, failure } from './dashboard-browser.ts';
 
-const { app, clock, factories } = await createTestApp();
+const { app, orm, clock, factories } = await createTestApp();
 
 let addresses = 0;
 /** A signed-up merchant with a read+write key made on the API keys page. */
+async function sandboxApprove(headers: Record<string, string>, paymentId: string) {
+  expectSuccess(
+    await app.inject({ method: 'POST', url: `/api/payments/${paymentId}/mock-bank/approve`, headers }),
+  );
+}
+
 async function merchant() {
   const b = new DashboardBrowser(app, `192.0.2.${++addresses}`);
   const session = await b.signUp();
@@ -196,6 +204,55 @@ describe('overview and quick start', () => {
     const later = await overviewAfter(1);
     expect(later.volume).toEqual([]);
     expect(later.countsByStatus.COMPLETED).toBe(1);
+  });
+
+  test('finished days are summarized once and read from the summary; the last days live; no double counting', async () => {
+    const { headers, session } = await merchant();
+    const start = clock.now();
+    const days: string[] = [];
+    // One payment a day for 6 days: completed on even days, left to expire on odd ones.
+    for (let day = 0; day < 6; day++) {
+      clock.set(new Date(start.getTime() + day * 86_400_000));
+      const payment = await created(
+        app,
+        headers,
+        paymentBody({ amount: { value: `${day + 1}.10`, currency: 'GBP' } }),
+      );
+      if (day % 2 === 0) await sandboxApprove(headers, payment.paymentId);
+      days.push(payment.createdAt.slice(0, 10));
+    }
+    const overviewNow = async () => {
+      const again = new DashboardBrowser(app, `192.0.2.${++addresses}`);
+      await again.signIn(session.user.email, session.password);
+      return data<Overview>(await again.query('overview'));
+    };
+    const first = await overviewNow();
+    const summarized = await orm.em.fork().find(PaymentDaySummary, { organization: session.organization.id });
+    // Days before the day before yesterday are in the summary; the last three counted live.
+    expect(new Set(summarized.map((row) => String(row.day).slice(0, 10)))).toEqual(new Set(days.slice(0, 3)));
+    expect(first.countsByStatus).toMatchObject({ COMPLETED: 3, EXPIRED: 2, AUTHORIZING: 1 });
+    expect(first.volume).toEqual([
+      { day: days[0], currency: 'GBP', value: '1.10', count: 1 },
+      { day: days[2], currency: 'GBP', value: '3.10', count: 1 },
+      { day: days[4], currency: 'GBP', value: '5.10', count: 1 },
+    ]);
+    // Asked again (and a day later): the same numbers, each payment counted once.
+    expect(await overviewNow()).toEqual(first);
+    clock.advance(86_400_000);
+    const later = await overviewNow();
+    expect(later.countsByStatus).toMatchObject({ COMPLETED: 3, EXPIRED: 3, AUTHORIZING: 0 });
+    expect(later.volume).toEqual(first.volume);
+    expect(await orm.em.fork().count(PaymentDaySummary, { organization: session.organization.id })).toBe(4);
+  });
+
+  test('a day with an unfinished payment is not summarized until it has finished', async () => {
+    const { headers, session } = await merchant();
+    const old = await created(app, headers);
+    clock.advance(5 * 86_400_000);
+    // The catch-up has not run (the worker was down): the payment is still AUTHORIZING in the table.
+    const liveFrom = await summarizeFinishedDays(orm.em, session.organization.id, clock.now());
+    expect(liveFrom.toISOString()).toBe(`${old.createdAt.slice(0, 10)}T00:00:00.000Z`);
+    expect(await orm.em.fork().count(PaymentDaySummary, { organization: session.organization.id })).toBe(0);
   });
 
   test('quick start: base URL and key prefixes, never a whole key', async () => {

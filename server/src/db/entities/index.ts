@@ -5,6 +5,7 @@ import { IdempotencyKey } from './idempotency-key.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
+import { PaymentDaySummary, PaymentSummaryProgress } from './payment-day-summary.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
 import { RateLimitWindow } from './rate-limit-window.entity.ts';
 
@@ -19,6 +20,8 @@ export const ENTITIES = [
   RateLimitWindow,
   DashboardUser,
   DashboardSession,
+  PaymentDaySummary,
+  PaymentSummaryProgress,
 ];
 
 export {
@@ -29,6 +32,8 @@ export {
   Organization,
   OrganizationProvider,
   Payment,
+  PaymentDaySummary,
   PaymentHistory,
+  PaymentSummaryProgress,
   RateLimitWindow,
 };

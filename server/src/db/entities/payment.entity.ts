@@ -54,12 +54,6 @@ export const Payment = defineEntity({
     { name: 'payment_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
     { name: 'payment_org_status_created_idx', properties: ['organization', 'status', 'createdAt', 'id'] },
     { name: 'payment_org_provider_created_idx', properties: ['organization', 'provider', 'createdAt', 'id'] },
-    // The dashboard overview's volume (payments/payment-overview.ts): index-only, no table rows.
-    {
-      name: 'payment_org_volume_idx',
-      expression:
-        'create index "payment_org_volume_idx" on "payment" ("organization_id", "status", "created_at") include ("amount_value", "currency")',
-    },
     // The sweeper's "what is overdue" and the list's per-organization catch-up.
     { name: 'payment_next_due_idx', properties: ['nextDueAt'], where: 'next_due_at is not null' },
     {

@@ -25,10 +25,6 @@ export class Migration20261122222213_dashboard_accounts extends Migration {
     );
     this.addSql(`update "api_key" set "name" = 'API key' where "name" = '';`);
     this.addSql(`alter table "api_key" add constraint "api_key_key_hash_unique" unique ("key_hash");`);
-    // The overview's volume: an index-only scan over one organization's completed payments.
-    this.addSql(
-      `create index "payment_org_volume_idx" on "payment" ("organization_id", "status", "created_at") include ("amount_value", "currency");`,
-    );
 
     this.addSql(
       `alter table "dashboard_user" add constraint "dashboard_user_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade;`,
@@ -45,7 +41,6 @@ export class Migration20261122222213_dashboard_accounts extends Migration {
     this.addSql(`drop table if exists "dashboard_user" cascade;`);
     this.addSql(`drop table if exists "dashboard_session" cascade;`);
 
-    this.addSql(`drop index if exists "payment_org_volume_idx";`);
     this.addSql(`alter table "api_key" drop constraint "api_key_key_hash_unique";`);
     this.addSql(`alter table "api_key" drop column "name", drop column "last_used_at";`);
   }

@@ -3,6 +3,7 @@ import { Migration20261121115358_foundation } from './Migration20261121115358_fo
 import { Migration20261121115714_payments } from './Migration20261121115714_payments.ts';
 import { Migration20261122221702_rate_limits } from './Migration20261122221702_rate_limits.ts';
 import { Migration20261122222213_dashboard_accounts } from './Migration20261122222213_dashboard_accounts.ts';
+import { Migration20261122223647_payment_day_summary } from './Migration20261122223647_payment_day_summary.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -13,4 +14,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121115714_payments', class: Migration20261121115714_payments },
   { name: 'Migration20261122221702_rate_limits', class: Migration20261122221702_rate_limits },
   { name: 'Migration20261122222213_dashboard_accounts', class: Migration20261122222213_dashboard_accounts },
+  { name: 'Migration20261122223647_payment_day_summary', class: Migration20261122223647_payment_day_summary },
 ];
