@@ -7,6 +7,7 @@ import type {
   QuickStart,
   Session,
 } from '../../src/dashboard/api/dashboard-api.ts';
+import { STATUS_ORDER } from '../../src/dashboard/payments/statuses.ts';
 import { trpcMutation, trpcQuery } from './trpc-handlers.ts';
 
 export const CSRF_TOKEN = 'csrf-test-token';
@@ -83,15 +84,9 @@ export const paymentList = (payments: Payment[], total = payments.length, offset
 export const overview = (overrides: Partial<Overview> = {}): Overview => ({
   organization: session().organization,
   countsByStatus: {
-    PENDING: 0,
+    ...(Object.fromEntries(STATUS_ORDER.map((status) => [status, 0])) as Overview['countsByStatus']),
     AUTHORIZING: 1,
-    AUTHORIZED: 0,
-    SUBMITTED: 0,
-    ACCEPTED: 0,
     COMPLETED: 3,
-    FAILED: 0,
-    CANCELLED: 0,
-    EXPIRED: 0,
   },
   volume: [{ day: new Date().toISOString().slice(0, 10), currency: 'GBP', value: '37.50', count: 3 }],
   ...overrides,
