@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isAbort, type PageError, toPageError } from './page-error.ts';
 
-export type Loaded<T> =
+export type Loaded<T, E = PageError> =
   | { state: 'loading' }
-  | { state: 'failed'; error: PageError }
+  | { state: 'failed'; error: E }
   /** `key` of the request that produced `data`; `stale` while a newer request runs. */
   | { state: 'ready'; data: T; key: string; stale: boolean };
 
@@ -15,16 +15,21 @@ interface LoadOptions {
 /**
  * Loads data for a page and reloads it on demand. `key` says when the request changes;
  * a newer request cancels the older one, so a slow answer never overwrites a newer one.
+ * `toError` turns a failure into what the page shows (the dashboard reads more kinds than
+ * the customer pages).
  */
-export const useLoad = <T>(
+export const useLoadWith = <T, E>(
   load: (signal: AbortSignal) => Promise<T>,
   key: string,
+  toError: (error: unknown) => E,
   options: LoadOptions = {},
 ) => {
-  const [result, setResult] = useState<Loaded<T>>({ state: 'loading' });
+  const [result, setResult] = useState<Loaded<T, E>>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  const toErrorRef = useRef(toError);
+  toErrorRef.current = toError;
   const keepPrevious = options.keepPrevious ?? false;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: key and attempt are the triggers by design
@@ -39,7 +44,7 @@ export const useLoad = <T>(
       },
       (error: unknown) => {
         if (controller.signal.aborted || isAbort(error)) return;
-        setResult({ state: 'failed', error: toPageError(error) });
+        setResult({ state: 'failed', error: toErrorRef.current(error) });
       },
     );
     return () => controller.abort();
@@ -48,3 +53,10 @@ export const useLoad = <T>(
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { result, reload };
 };
+
+/** useLoadWith for the customer pages, whose failures are PageErrors. */
+export const useLoad = <T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  key: string,
+  options: LoadOptions = {},
+) => useLoadWith(load, key, toPageError, options);

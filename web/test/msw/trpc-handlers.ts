@@ -10,11 +10,21 @@ export interface TrpcFailure {
   kind: string;
   httpStatus: number;
   message?: string;
+  details?: Array<{ field: string; message: string }>;
 }
 
-type Resolver = (input: Record<string, unknown>) => unknown | TrpcFailure | Promise<unknown>;
+/** `request` for what a test checks beyond the input (the dashboard's CSRF header). */
+type Resolver = (
+  input: Record<string, unknown>,
+  request: Request,
+) => unknown | TrpcFailure | Promise<unknown>;
+
+/** Kinds the spec gives no public code (server: shared/src/errors.ts). */
+const WITHOUT_CODE = new Set(['NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN']);
 
 const TRPC_CODES: Record<number, string> = {
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   500: 'INTERNAL_SERVER_ERROR',
@@ -23,8 +33,13 @@ const TRPC_CODES: Record<number, string> = {
 const isFailure = (value: unknown): value is TrpcFailure =>
   typeof value === 'object' && value !== null && 'kind' in value && 'httpStatus' in value;
 
-const respond = async (path: string, resolver: Resolver, input: Record<string, unknown>) => {
-  const answer = await resolver(input);
+const respond = async (
+  path: string,
+  resolver: Resolver,
+  input: Record<string, unknown>,
+  request: Request,
+) => {
+  const answer = await resolver(input, request);
   if (isFailure(answer)) {
     const message = answer.message ?? answer.kind;
     return HttpResponse.json(
@@ -37,7 +52,12 @@ const respond = async (path: string, resolver: Resolver, input: Record<string, u
             code: TRPC_CODES[answer.httpStatus] ?? 'BAD_REQUEST',
             httpStatus: answer.httpStatus,
             path,
-            appError: { message, ...(answer.kind === 'NOT_FOUND' ? {} : { code: answer.kind }) },
+            kind: answer.kind,
+            appError: {
+              message,
+              ...(WITHOUT_CODE.has(answer.kind) ? {} : { code: answer.kind }),
+              ...(answer.details ? { details: answer.details } : {}),
+            },
           },
         },
       },
@@ -50,12 +70,12 @@ const respond = async (path: string, resolver: Resolver, input: Record<string, u
 export const trpcQuery = (path: string, resolver: Resolver) =>
   http.get(`*/trpc/${path}`, ({ request }) => {
     const raw = new URL(request.url).searchParams.get('input');
-    return respond(path, resolver, raw ? JSON.parse(raw) : {});
+    return respond(path, resolver, raw ? JSON.parse(raw) : {}, request);
   });
 
 export const trpcMutation = (path: string, resolver: Resolver) =>
   http.post(`*/trpc/${path}`, async ({ request }) =>
-    respond(path, resolver, (await request.json()) as never),
+    respond(path, resolver, ((await request.clone().text()) ? await request.json() : {}) as never, request),
   );
 
 export const failure = (kind: string, httpStatus: number): TrpcFailure => ({ kind, httpStatus });

@@ -1,0 +1,36 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { SignInPage } from './account/SignInPage.tsx';
+import { SignOutPage } from './account/SignOutPage.tsx';
+import { SignUpPage } from './account/SignUpPage.tsx';
+import { ApiKeysPage } from './api-keys/ApiKeysPage.tsx';
+import { OverviewPage } from './overview/OverviewPage.tsx';
+import { PaymentPage } from './payments/PaymentPage.tsx';
+import { PaymentsPage } from './payments/PaymentsPage.tsx';
+import { QuickStartPage } from './quick-start/QuickStartPage.tsx';
+import { RequireSession } from './session/RequireSession.tsx';
+import { SessionProvider } from './session/session-context.tsx';
+import './dashboard.css';
+
+/**
+ * The merchant dashboard under /dashboard: its own chunk (router.tsx loads it lazily), so none
+ * of this reaches the customer pages' JavaScript.
+ */
+const DashboardApp = () => (
+  <SessionProvider>
+    <Routes>
+      <Route path="sign-up" element={<SignUpPage />} />
+      <Route path="sign-in" element={<SignInPage />} />
+      <Route path="sign-out" element={<SignOutPage />} />
+      <Route element={<RequireSession />}>
+        <Route index element={<OverviewPage />} />
+        <Route path="api-keys" element={<ApiKeysPage />} />
+        <Route path="payments" element={<PaymentsPage />} />
+        <Route path="payments/:paymentId" element={<PaymentPage />} />
+        <Route path="quick-start" element={<QuickStartPage />} />
+      </Route>
+      <Route path="*" element={<Navigate to="/dashboard" replace />} />
+    </Routes>
+  </SessionProvider>
+);
+
+export default DashboardApp;

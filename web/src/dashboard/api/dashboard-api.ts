@@ -1,0 +1,48 @@
+import type { AppRouter } from '@pis/server/router';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { dashboardTrpc } from './dashboard-client.ts';
+
+/**
+ * The shapes of the server's `dashboard` procedures, read from its router type (type-only:
+ * no server or zod code reaches the bundle); the contract itself is shared/src/dashboard.ts.
+ */
+type Outputs = inferRouterOutputs<AppRouter>['dashboard'];
+type Inputs = inferRouterInputs<AppRouter>['dashboard'];
+
+export type Session = Outputs['account']['session'];
+export type SignUpInput = Inputs['account']['signUp'];
+export type SignInInput = Inputs['account']['signIn'];
+export type Overview = Outputs['overview'];
+export type ApiKeyEntry = Outputs['apiKeys']['list']['apiKeys'][number];
+export type CreateApiKeyInput = Inputs['apiKeys']['create'];
+export type CreatedApiKey = Outputs['apiKeys']['create'];
+export type PaymentListQuery = Inputs['payments']['list'];
+export type PaymentList = Outputs['payments']['list'];
+export type PaymentView = Outputs['payments']['get'];
+export type QuickStart = Outputs['quickStart'];
+
+/** Every call the dashboard makes: session-authenticated procedures, never an API key. */
+export const dashboardApi = {
+  session: (signal?: AbortSignal) => dashboardTrpc.dashboard.account.session.query(undefined, { signal }),
+  signUp: (input: SignUpInput) => dashboardTrpc.dashboard.account.signUp.mutate(input),
+  signIn: (input: SignInInput) => dashboardTrpc.dashboard.account.signIn.mutate(input),
+  signOut: () => dashboardTrpc.dashboard.account.signOut.mutate(),
+
+  overview: (signal?: AbortSignal) => dashboardTrpc.dashboard.overview.query(undefined, { signal }),
+  quickStart: (signal?: AbortSignal) => dashboardTrpc.dashboard.quickStart.query(undefined, { signal }),
+
+  apiKeys: async (signal?: AbortSignal) =>
+    (await dashboardTrpc.dashboard.apiKeys.list.query(undefined, { signal })).apiKeys,
+  createApiKey: (input: CreateApiKeyInput) => dashboardTrpc.dashboard.apiKeys.create.mutate(input),
+  revokeApiKey: (apiKeyId: string) => dashboardTrpc.dashboard.apiKeys.revoke.mutate({ apiKeyId }),
+
+  payments: (query: PaymentListQuery, signal?: AbortSignal) =>
+    dashboardTrpc.dashboard.payments.list.query(query, { signal }),
+  payment: (paymentId: string, signal?: AbortSignal) =>
+    dashboardTrpc.dashboard.payments.get.query({ paymentId }, { signal }),
+  cancel: (paymentId: string) => dashboardTrpc.dashboard.payments.cancel.mutate({ paymentId }),
+  approve: (paymentId: string, scenario: Inputs['payments']['approve']['scenario']) =>
+    dashboardTrpc.dashboard.payments.approve.mutate({ paymentId, scenario }),
+  reject: (paymentId: string, reason: Inputs['payments']['reject']['reason']) =>
+    dashboardTrpc.dashboard.payments.reject.mutate({ paymentId, reason }),
+};

@@ -1,0 +1,69 @@
+import { type ReactNode, useState } from 'react';
+import { NavLink, useNavigate } from 'react-router';
+import { useDocumentTitle } from '../../components/use-document-title.ts';
+import { useSessionState } from '../session/session-context.tsx';
+
+const NAV = [
+  { to: '/dashboard', label: 'Overview', end: true },
+  { to: '/dashboard/payments', label: 'Payments', end: false },
+  { to: '/dashboard/api-keys', label: 'API keys', end: false },
+  { to: '/dashboard/quick-start', label: 'Quick start', end: false },
+];
+
+interface DashboardShellProps {
+  title: string;
+  children: ReactNode;
+}
+
+/** Frame of every signed-in dashboard page: the organization, the sections, sign-out. */
+export const DashboardShell = ({ title, children }: DashboardShellProps) => {
+  const { current, signOut } = useSessionState();
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+  useDocumentTitle(`${title} · Dashboard`);
+  const organization = current.state === 'signed-in' ? current.session.organization : null;
+
+  const onSignOut = async () => {
+    setLeaving(true);
+    await signOut().catch(() => undefined);
+    navigate('/dashboard/sign-in', { replace: true });
+  };
+
+  return (
+    <div className="dash">
+      <header className="dash-bar">
+        <span className="dash-bar__brand">{organization?.name ?? 'Dashboard'}</span>
+        <nav aria-label="Dashboard" className="dash-nav">
+          <ul>
+            {NAV.map(({ to, label, end }) => (
+              <li key={to}>
+                <NavLink to={to} end={end} className="dash-nav__link">
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" className="dash-bar__signout" onClick={onSignOut} disabled={leaving}>
+          Sign out
+        </button>
+      </header>
+      <main className="dash-main">{children}</main>
+    </div>
+  );
+};
+
+/** Frame of the signed-out pages (sign-in, sign-up): one narrow card. */
+export const AccountShell = ({ title, children }: DashboardShellProps) => {
+  useDocumentTitle(`${title} · Dashboard`);
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="topbar__brand">Payments dashboard</span>
+      </header>
+      <main className="page">
+        <div className="card">{children}</div>
+      </main>
+    </div>
+  );
+};

@@ -1,0 +1,145 @@
+import type { Account } from '@pis/shared';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useParams } from 'react-router';
+import { Heading } from '../../components/Heading.tsx';
+import { LoadingStatus } from '../../components/Skeleton.tsx';
+import { formatAmount } from '../../format/money.ts';
+import { dashboardApi, type PaymentView } from '../api/dashboard-api.ts';
+import { formatDateTime } from '../components/format-date.ts';
+import { LoadProblem } from '../components/LoadProblem.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { DashboardShell } from '../layout/DashboardShell.tsx';
+import { useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { PaymentActions } from './PaymentActions.tsx';
+import { PaymentTimeline } from './PaymentTimeline.tsx';
+
+const REFRESH_MS = 2000;
+/** Statuses the bank moves on without anyone acting (after approval). */
+const MOVING_ON_ITS_OWN: ReadonlySet<string> = new Set(['AUTHORIZED', 'SUBMITTED', 'ACCEPTED']);
+
+/** `/dashboard/payments/:paymentId`: everything about one payment, its history and what can be done. */
+export const PaymentPage = () => {
+  const { paymentId = '' } = useParams();
+  const { result, reload } = useDashboardLoad(
+    (signal) => dashboardApi.payment(paymentId, signal),
+    paymentId,
+    {
+      keepPrevious: true,
+    },
+  );
+  const moving = result.state === 'ready' && MOVING_ON_ITS_OWN.has(result.data.payment.status);
+
+  // An approved payment completes on the bank's timeline: read it again until it settles.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new answer schedules the next read
+  useEffect(() => {
+    if (!moving) return;
+    const timer = setTimeout(reload, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [moving, result, reload]);
+
+  return (
+    <DashboardShell title={`Payment ${paymentId}`}>
+      <p className="back">
+        <Link to="/dashboard/payments">← All payments</Link>
+      </p>
+      {result.state === 'loading' ? <LoadingStatus label="Loading payment…" /> : null}
+      {result.state === 'failed' ? (
+        <>
+          <Heading>{result.error.kind === 'NOT_FOUND' ? 'Payment not found' : 'Payment'}</Heading>
+          <LoadProblem error={result.error} onRetry={reload} />
+        </>
+      ) : null}
+      {result.state === 'ready' ? <PaymentDetails view={result.data} onChanged={reload} /> : null}
+    </DashboardShell>
+  );
+};
+
+const accountText = (account: Account): string =>
+  [
+    account.accountName,
+    account.iban,
+    account.sortCode && account.accountNumber ? `${account.sortCode} ${account.accountNumber}` : undefined,
+    account.bic,
+    account.bankName,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+
+const Row = ({ label, children }: { label: string; children: ReactNode }) => (
+  <div className="details__row">
+    <dt>{label}</dt>
+    <dd>{children}</dd>
+  </div>
+);
+
+const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () => void }) => {
+  const { payment, customerLink } = view;
+  const linkValid = customerLink !== null && Date.parse(customerLink.expiresAt) > Date.now();
+  return (
+    <>
+      <Heading>
+        {formatAmount(payment.amount.value, payment.amount.currency)} <StatusBadge status={payment.status} />
+      </Heading>
+      <p role="status" className="visually-hidden">
+        Status {payment.status}
+      </p>
+      <dl className="details">
+        <Row label="Payment id">
+          <code>{payment.paymentId}</code>
+        </Row>
+        <Row label="Status">
+          {payment.status} · ISO {payment.isoStatus.code} {payment.isoStatus.name}
+          {payment.isoStatus.reason
+            ? ` · reason ${payment.isoStatus.reason.code} ${payment.isoStatus.reason.name}`
+            : ''}
+          <span className="details__hint">{payment.isoStatus.description}</span>
+        </Row>
+        {payment.error ? (
+          <Row label="Rejection">
+            {payment.error.code}
+            {payment.error.message ? `: ${payment.error.message}` : ''}
+          </Row>
+        ) : null}
+        <Row label="To">{accountText(payment.toAccount)}</Row>
+        {payment.fromAccount ? <Row label="From">{accountText(payment.fromAccount)}</Row> : null}
+        <Row label="Reference">{payment.reference.reference}</Row>
+        <Row label="End-to-end id">
+          <code>{payment.reference.endToEndId}</code>
+        </Row>
+        <Row label="Flow">{payment.flowType}</Row>
+        <Row label="Provider">{payment.provider}</Row>
+        <Row label="Bank">{payment.bankId ?? (payment.flowType === 'API_ONLY' ? '—' : 'Not chosen yet')}</Row>
+        <Row label="Created">{formatDateTime(payment.createdAt)}</Row>
+        {payment.completedAt ? <Row label="Completed">{formatDateTime(payment.completedAt)}</Row> : null}
+        {payment.expiresAt ? <Row label="Expires">{formatDateTime(payment.expiresAt)}</Row> : null}
+        {payment.redirectUrl ? (
+          <Row label="Return URL">
+            <span className="details__url">{payment.redirectUrl}</span>
+          </Row>
+        ) : null}
+        {linkValid ? (
+          <Row label="Customer page">
+            <a href={customerLink.url} target="_blank" rel="noopener noreferrer">
+              Open the customer’s page
+            </a>{' '}
+            <span className="details__hint">valid until {formatDateTime(customerLink.expiresAt)}</span>
+          </Row>
+        ) : null}
+      </dl>
+
+      <PaymentActions
+        key={payment.status}
+        paymentId={payment.paymentId}
+        allowed={view.actions}
+        onChanged={onChanged}
+      />
+
+      <section aria-labelledby="history-heading" className="section">
+        <h2 id="history-heading" className="subheading">
+          Timeline
+        </h2>
+        <PaymentTimeline history={payment.statusHistory ?? []} />
+      </section>
+    </>
+  );
+};
