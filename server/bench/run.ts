@@ -1,13 +1,8 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { silentLogger } from '../src/logger.ts';
 import { startBaseline } from './baseline.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { runLoad } from './load-runner.ts';
 import { startService } from './service.ts';
+import { startThrowawayCluster } from './throwaway-cluster.ts';
 import { type LagResult, measureTimelineLag } from './timeline-lag.ts';
 
 /**
@@ -32,15 +27,7 @@ const CREATE_BODY = JSON.stringify({
 type Row = { name: string; result: LoadResult; baseline?: LoadResult; target?: number };
 
 const started = performance.now();
-const tempDir = await mkdtemp(path.join(os.tmpdir(), 'pis-bench-'));
-await chmod(tempDir, 0o755);
-const cluster = await startEmbeddedPostgres({
-  dataDir: path.join(tempDir, 'postgres'),
-  port: 0,
-  password: 'bench',
-  logger: silentLogger(),
-  persistent: false,
-});
+const throwaway = await startThrowawayCluster('bench');
 // `npm run bench -- --lag-only` skips the HTTP loads (to iterate on the worker).
 const lagOnly = process.argv.includes('--lag-only');
 // `npm run bench -- --rate-limits` counts every request in the rate-limit store (budgets out of reach).
@@ -48,12 +35,12 @@ const countRateLimits = process.argv.includes('--rate-limits');
 const rows: Row[] = [];
 let lag: LagResult | undefined;
 try {
-  await createDatabase(cluster.url('postgres'), 'baseline');
-  await createDatabase(cluster.url('postgres'), 'service');
+  const baselineUrl = await throwaway.createDatabase('baseline');
+  const serviceDatabaseUrl = await throwaway.createDatabase('service');
 
-  if (!lagOnly) rows.push(...(await measureBaseline(cluster.url('baseline'))));
+  if (!lagOnly) rows.push(...(await measureBaseline(baselineUrl)));
 
-  const service = await startService(cluster.url('service'), tempDir, { countRateLimits });
+  const service = await startService(serviceDatabaseUrl, throwaway.dir, { countRateLimits });
   try {
     const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
     const headers = { 'x-api-key': service.apiKey };
@@ -67,8 +54,7 @@ try {
     await service.close();
   }
 } finally {
-  await cluster.stop();
-  await rm(tempDir, { recursive: true, force: true });
+  await throwaway.stop();
 }
 print(rows);
 if (lag) {
@@ -158,13 +144,6 @@ async function createSome(url: string, headers: Record<string, string>, count: n
     ids.push(...(await Promise.all(Array.from({ length: Math.min(10, count - ids.length) }, createOne))));
   }
   return ids;
-}
-
-async function createDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
 }
 
 function print(rows: Row[]): void {
