@@ -15,8 +15,8 @@ import { startThrowawayCluster } from './throwaway-cluster.ts';
 const PAYMENTS = Number(process.env.OVERVIEW_PAYMENTS ?? 1_000_000);
 const now = new Date();
 
-const { cluster, remove } = await startThrowawayCluster('overview');
-const url = cluster.url('postgres');
+const throwaway = await startThrowawayCluster('overview');
+const url = throwaway.cluster.url('postgres');
 const orm = await openOrm(url, { poolMax: 4 });
 try {
   await migrate(orm, url);
@@ -102,5 +102,5 @@ try {
   }
 } finally {
   await orm.close();
-  await remove();
+  await throwaway.stop();
 }

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { startBaseline } from './baseline.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { runLoad } from './load-runner.ts';
@@ -28,7 +27,7 @@ const CREATE_BODY = JSON.stringify({
 type Row = { name: string; result: LoadResult; baseline?: LoadResult; target?: number };
 
 const started = performance.now();
-const { cluster, tempDir, remove } = await startThrowawayCluster('bench');
+const throwaway = await startThrowawayCluster('bench');
 // `npm run bench -- --lag-only` skips the HTTP loads (to iterate on the worker).
 const lagOnly = process.argv.includes('--lag-only');
 // `npm run bench -- --rate-limits` counts every request in the rate-limit store (budgets out of reach).
@@ -36,12 +35,12 @@ const countRateLimits = process.argv.includes('--rate-limits');
 const rows: Row[] = [];
 let lag: LagResult | undefined;
 try {
-  await createDatabase(cluster.url('postgres'), 'baseline');
-  await createDatabase(cluster.url('postgres'), 'service');
+  const baselineUrl = await throwaway.createDatabase('baseline');
+  const serviceDatabaseUrl = await throwaway.createDatabase('service');
 
-  if (!lagOnly) rows.push(...(await measureBaseline(cluster.url('baseline'))));
+  if (!lagOnly) rows.push(...(await measureBaseline(baselineUrl)));
 
-  const service = await startService(cluster.url('service'), tempDir, { countRateLimits });
+  const service = await startService(serviceDatabaseUrl, throwaway.dir, { countRateLimits });
   try {
     const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
     const headers = { 'x-api-key': service.apiKey };
@@ -55,7 +54,7 @@ try {
     await service.close();
   }
 } finally {
-  await remove();
+  await throwaway.stop();
 }
 print(rows);
 if (lag) {
@@ -145,13 +144,6 @@ async function createSome(url: string, headers: Record<string, string>, count: n
     ids.push(...(await Promise.all(Array.from({ length: Math.min(10, count - ids.length) }, createOne))));
   }
   return ids;
-}
-
-async function createDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
 }
 
 function print(rows: Row[]): void {

@@ -1,16 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startThrowawayCluster } from '../bench/throwaway-cluster.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { systemClock } from '../src/clock.ts';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { freePort } from '../src/db/embedded-postgres.ts';
 import { openOrm } from '../src/db/orm.ts';
-import { silentLogger } from '../src/logger.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
 
 /**
@@ -40,20 +38,8 @@ const log = (message: string) => process.stdout.write(`[chaos ${elapsed()}] ${me
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-const tempDir = await mkdtemp(path.join(os.tmpdir(), 'pis-chaos-'));
-await chmod(tempDir, 0o755);
-const cluster = await startEmbeddedPostgres({
-  dataDir: path.join(tempDir, 'postgres'),
-  port: 0,
-  password: 'chaos',
-  logger: silentLogger(),
-  persistent: false,
-});
-const admin = new pg.Client({ connectionString: cluster.url('postgres') });
-await admin.connect();
-await admin.query('create database chaos');
-await admin.end();
-const databaseUrl = cluster.url('chaos');
+const throwaway = await startThrowawayCluster('chaos');
+const databaseUrl = await throwaway.createDatabase('chaos');
 
 interface Instance {
   index: number;
@@ -152,8 +138,7 @@ try {
   }
 } finally {
   for (const instance of instances) instance.child?.kill('SIGKILL');
-  await cluster.stop();
-  await rm(tempDir, { recursive: true, force: true });
+  await throwaway.stop();
 }
 process.exit(failed ? 1 : 0);
 
