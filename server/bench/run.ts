@@ -7,6 +7,7 @@ import { silentLogger } from '../src/logger.ts';
 import { startBaseline } from './baseline.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { runLoad } from './load-runner.ts';
+import { runScaleBench } from './scale.ts';
 import { startService } from './service.ts';
 import { type LagResult, measureTimelineLag } from './timeline-lag.ts';
 
@@ -43,24 +44,29 @@ const cluster = await startEmbeddedPostgres({
 });
 // `npm run bench -- --lag-only` skips the HTTP loads (to iterate on the worker).
 const lagOnly = process.argv.includes('--lag-only');
+// `npm run bench -- --scale` measures the list at a million payments instead (bench/scale.ts).
+const scale = process.argv.includes('--scale');
 const rows: Row[] = [];
 let lag: LagResult | undefined;
 try {
   await createDatabase(cluster.url('postgres'), 'baseline');
   await createDatabase(cluster.url('postgres'), 'service');
 
-  if (!lagOnly) rows.push(...(await measureBaseline(cluster.url('baseline'))));
+  if (!lagOnly && !scale) rows.push(...(await measureBaseline(cluster.url('baseline'))));
 
   const service = await startService(cluster.url('service'), tempDir);
   try {
     const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
     const headers = { 'x-api-key': service.apiKey };
-    if (!lagOnly) rows.push(...(await measureService(serviceUrl, headers, rows)));
-    lag = await measureTimelineLag(
-      service,
-      await createSome(serviceUrl, headers, TIMELINES),
-      await createSome(serviceUrl, headers, 50),
-    );
+    if (scale) await runScaleBench(service, cluster.url('service'), serviceUrl);
+    else {
+      if (!lagOnly) rows.push(...(await measureService(serviceUrl, headers, rows)));
+      lag = await measureTimelineLag(
+        service,
+        await createSome(serviceUrl, headers, TIMELINES),
+        await createSome(serviceUrl, headers, 50),
+      );
+    }
   } finally {
     await service.close();
   }
