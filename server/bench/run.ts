@@ -1,6 +1,7 @@
 import { startBaseline } from './baseline.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { runLoad } from './load-runner.ts';
+import { runScaleBench } from './scale.ts';
 import { startService } from './service.ts';
 import { startThrowawayCluster } from './throwaway-cluster.ts';
 import { type LagResult, measureTimelineLag } from './timeline-lag.ts';
@@ -32,24 +33,29 @@ const throwaway = await startThrowawayCluster('bench');
 const lagOnly = process.argv.includes('--lag-only');
 // `npm run bench -- --rate-limits` counts every request in the rate-limit store (budgets out of reach).
 const countRateLimits = process.argv.includes('--rate-limits');
+// `npm run bench -- --scale` measures the list at a million payments instead (bench/scale.ts).
+const scale = process.argv.includes('--scale');
 const rows: Row[] = [];
 let lag: LagResult | undefined;
 try {
   const baselineUrl = await throwaway.createDatabase('baseline');
   const serviceDatabaseUrl = await throwaway.createDatabase('service');
 
-  if (!lagOnly) rows.push(...(await measureBaseline(baselineUrl)));
+  if (!lagOnly && !scale) rows.push(...(await measureBaseline(baselineUrl)));
 
   const service = await startService(serviceDatabaseUrl, throwaway.dir, { countRateLimits });
   try {
     const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
     const headers = { 'x-api-key': service.apiKey };
-    if (!lagOnly) rows.push(...(await measureService(serviceUrl, headers, rows)));
-    lag = await measureTimelineLag(
-      service,
-      await createSome(serviceUrl, headers, TIMELINES),
-      await createSome(serviceUrl, headers, 50),
-    );
+    if (scale) await runScaleBench(service, serviceDatabaseUrl, serviceUrl);
+    else {
+      if (!lagOnly) rows.push(...(await measureService(serviceUrl, headers, rows)));
+      lag = await measureTimelineLag(
+        service,
+        await createSome(serviceUrl, headers, TIMELINES),
+        await createSome(serviceUrl, headers, 50),
+      );
+    }
   } finally {
     await service.close();
   }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { Payment, PaymentHistory } from '../db/entities/index.ts';
 import { catchUpPayment } from './catch-up-payment.ts';
 import { toHistoryRecord, toPaymentRecord } from './payment-record.ts';
+import { countPayments } from './payment-totals.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 
 export type ListPaymentsFilters = z.output<typeof ListPaymentsQuery>;
@@ -14,7 +15,8 @@ const MAX_CATCH_UP_PER_LIST = 500;
  * GET /payments: newest first (created_at, then id, both descending, so equal timestamps still
  * page without overlap), filtered by status and provider, `total` over all pages.
  * Overdue payments of the organization are caught up first, so the status filter and every
- * row reflect now even when the worker lags.
+ * row reflect now even when the worker lags. `total` comes from the kept counts
+ * (payment-totals.ts), not from counting rows: a count(*) grows with the organization's history.
  */
 export async function listPayments(
   deps: PaymentsDeps,
@@ -30,11 +32,14 @@ export async function listPayments(
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.provider ? { provider: filters.provider } : {}),
   };
-  const [rows, total] = await em.findAndCount(Payment, where, {
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    limit: filters.limit,
-    offset: filters.offset,
-  });
+  const [rows, total] = await Promise.all([
+    em.find(Payment, where, {
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      limit: filters.limit,
+      offset: filters.offset,
+    }),
+    countPayments(em.fork(), organization, filters),
+  ]);
   const histories = new Map<string, HistoryRecord[]>(rows.map((row) => [row.id, []]));
   if (rows.length > 0) {
     const entries = await em.find(

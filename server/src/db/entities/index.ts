@@ -5,6 +5,7 @@ import { IdempotencyKey } from './idempotency-key.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
+import { PaymentCount } from './payment-count.entity.ts';
 import { PaymentDaySummary, PaymentSummaryProgress } from './payment-day-summary.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
 import { ProviderClaim } from './provider-claim.entity.ts';
@@ -24,6 +25,7 @@ export const ENTITIES = [
   DashboardSession,
   PaymentDaySummary,
   PaymentSummaryProgress,
+  PaymentCount,
 ];
 
 export {
@@ -34,6 +36,7 @@ export {
   Organization,
   OrganizationProvider,
   Payment,
+  PaymentCount,
   PaymentDaySummary,
   PaymentHistory,
   PaymentSummaryProgress,

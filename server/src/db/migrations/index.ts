@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121115358_foundation } from './Migration20261121115358_foundation.ts';
 import { Migration20261121115714_payments } from './Migration20261121115714_payments.ts';
 import { Migration20261122221702_rate_limits } from './Migration20261122221702_rate_limits.ts';
+import { Migration20261122221837_payment_counts } from './Migration20261122221837_payment_counts.ts';
 import { Migration20261122221939_provider_and_idempotency_claims } from './Migration20261122221939_provider_and_idempotency_claims.ts';
 import { Migration20261122222213_dashboard_accounts } from './Migration20261122222213_dashboard_accounts.ts';
 import { Migration20261122223647_payment_day_summary } from './Migration20261122223647_payment_day_summary.ts';
@@ -14,6 +15,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121115358_foundation', class: Migration20261121115358_foundation },
   { name: 'Migration20261121115714_payments', class: Migration20261121115714_payments },
   { name: 'Migration20261122221702_rate_limits', class: Migration20261122221702_rate_limits },
+  { name: 'Migration20261122221837_payment_counts', class: Migration20261122221837_payment_counts },
   {
     name: 'Migration20261122221939_provider_and_idempotency_claims',
     class: Migration20261122221939_provider_and_idempotency_claims,

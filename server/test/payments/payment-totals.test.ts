@@ -1,0 +1,104 @@
+import { PAYMENT_STATUSES } from '@pis/shared';
+import { describe, expect, test } from 'vitest';
+import { expectSuccess } from '../helpers/expect-envelope.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { created, HOUR, paymentBody, post, SECOND } from './payment-fixtures.ts';
+
+// `total` of GET /api/payments comes from counts a trigger keeps in each writing transaction
+// (payment_count). Here every way a payment is written moves them, and after each the counts
+// must equal counting the rows themselves, for every filter the list allows.
+
+const { app, orm, factories, clock } = await createTestApp();
+const merchant = await factories.createMerchant();
+const other = await factories.createMerchant();
+const { headers } = merchant;
+
+const listTotal = async (query: string, as = headers) =>
+  expectSuccess<{ total: number }>(
+    await app.inject({ method: 'GET', url: `/api/payments?${query}`, headers: as }),
+  ).total;
+
+/** count(*) per (organization, status, provider) against the kept counts, every key. */
+async function expectCountsExact() {
+  // A list first catches up whatever fell due, so count after that.
+  for (const { headers: as } of [merchant, other]) await listTotal('', as);
+  const connection = orm.em.getConnection();
+  const counted = await connection.execute<{ key: string; n: string }[]>(
+    `select organization_id || '/' || status || '/' || provider as key, count(*)::text as n
+       from payment group by 1 order by 1`,
+  );
+  const kept = await connection.execute<{ key: string; n: string }[]>(
+    `select organization_id || '/' || status || '/' || provider as key, sum(count)::text as n
+       from payment_count group by 1 having sum(count) <> 0 order by 1`,
+  );
+  expect(kept).toEqual(counted);
+  // ...and the list reports them, for every filter it has.
+  for (const { organizationId, headers: as } of [merchant, other]) {
+    const rows = counted.filter((row) => row.key.startsWith(`${organizationId}/`));
+    const sum = (match: (status: string, provider: string) => boolean) =>
+      rows
+        .filter((row) => {
+          const [, status, provider] = row.key.split('/');
+          return match(status as string, provider as string);
+        })
+        .reduce((total, row) => total + Number(row.n), 0);
+    expect(await listTotal('', as)).toBe(sum(() => true));
+    expect(await listTotal('provider=mock', as)).toBe(sum((_, provider) => provider === 'mock'));
+    for (const status of PAYMENT_STATUSES) {
+      expect(await listTotal(`status=${status}`, as), status).toBe(sum((s) => s === status));
+      expect(await listTotal(`status=${status}&provider=mock`, as)).toBe(
+        sum((s, provider) => s === status && provider === 'mock'),
+      );
+    }
+  }
+}
+
+describe('list totals stay exact', () => {
+  test('after creates in every flow', async () => {
+    for (let i = 0; i < 3; i++) await created(app, headers);
+    await created(app, headers, paymentBody({ flowType: 'HOSTED_PAGES' }));
+    await created(app, other.headers);
+    await expectCountsExact();
+  });
+
+  test('after every kind of transition: approval, timed steps, rejection, cancel, expiry', async () => {
+    const instant = (await created(app, headers)).paymentId;
+    const realistic = (await created(app, headers, paymentBody({ mockBank: { preset: 'realistic' } })))
+      .paymentId;
+    const rejected = (await created(app, headers)).paymentId;
+    const cancelled = (await created(app, headers)).paymentId;
+    const expiring = (await created(app, headers, paymentBody({ flowType: 'HOSTED_PAGES' }))).paymentId;
+    expectSuccess(await post(app, headers, `/api/payments/${instant}/mock-bank/approve`, {}));
+    expectSuccess(await post(app, headers, `/api/payments/${realistic}/mock-bank/approve`, {}));
+    await expectCountsExact();
+    expectSuccess(await post(app, headers, `/api/payments/${rejected}/mock-bank/reject`, {}));
+    expectSuccess(await post(app, headers, `/api/payments/${cancelled}/cancel`));
+    await expectCountsExact();
+    // Timed steps, applied by the list's catch-up.
+    clock.advance(20 * SECOND);
+    await expectCountsExact();
+    clock.advance(60 * SECOND);
+    await expectCountsExact();
+    // Everything still unfinished expires.
+    clock.advance(25 * HOUR);
+    expect(await listTotal('status=EXPIRED')).toBeGreaterThan(0);
+    await expectCountsExact();
+    expect(
+      expectSuccess<{ status: string }>(
+        await app.inject({ method: 'GET', url: `/api/payments/${expiring}`, headers }),
+      ).status,
+    ).toBe('EXPIRED');
+  });
+
+  test('under concurrent writers: creates and cancels racing on one organization', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 30 }, () => created(app, headers).then((p) => p.paymentId)),
+    );
+    await Promise.all([
+      ...ids.slice(0, 15).map((id) => post(app, headers, `/api/payments/${id}/cancel`)),
+      ...ids.slice(10, 20).map((id) => post(app, headers, `/api/payments/${id}/mock-bank/approve`, {})),
+      ...Array.from({ length: 10 }, () => created(app, headers)),
+    ]);
+    await expectCountsExact();
+  });
+});
