@@ -1,6 +1,7 @@
 import { PAYMENT_STATUSES, type PaymentStatus, TERMINAL_STATUSES, type VolumeDay } from '@pis/shared';
 import type { EntityManager } from '../db/orm.ts';
 import { catchUpOverdue } from './list-payments.ts';
+import { countPaymentsByStatus } from './payment-totals.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 
 const VOLUME_DAYS = 30;
@@ -15,11 +16,11 @@ const utcMidnight = (date: Date, daysBack = 0) =>
   new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - daysBack));
 
 /**
- * The overview's numbers, fast for an organization with a million payments: finished days come
- * from `payment_day_summary` (one row per day, status and currency, written once by
- * `summarizeFinishedDays`), and only the last two or three days are counted from `payment`
- * itself (through the (organization, created_at) and (organization, status, created_at)
- * indexes). Counts are by status over all time; volume is money that moved: COMPLETED payments
+ * The overview's numbers, fast for an organization with a million payments. Counts by status
+ * over all time are the list's kept counts (payment-totals.ts). Volume: finished days come from
+ * `payment_day_summary` (one row per day, status and currency, written once by
+ * `summarizeFinishedDays`), and only the last two or three days are read from `payment` itself
+ * (through the (organization, status, created_at) index). Volume is money that moved: COMPLETED payments
  * by the UTC day they were created, per currency, over the last 30 days (today included).
  * Overdue payments are caught up first, as for the list, so no count shows an overdue status.
  */
@@ -33,17 +34,8 @@ export async function paymentOverview(
   const liveFrom = await summarizeFinishedDays(deps.em, organizationId, now);
   const since = utcMidnight(now, VOLUME_DAYS - 1);
   const fork = deps.em.fork();
-  const [summaryCounts, liveCounts, summaryVolume, liveVolume] = await Promise.all([
-    fork.execute<{ status: PaymentStatus; count: number }[]>(
-      `select status, sum(count)::int as count from payment_day_summary
-       where organization_id = ? group by status`,
-      [organizationId],
-    ),
-    fork.execute<{ status: PaymentStatus; count: number }[]>(
-      `select status, count(*)::int as count from payment
-       where organization_id = ? and created_at >= ? group by status`,
-      [organizationId, liveFrom],
-    ),
+  const [keptCounts, summaryVolume, liveVolume] = await Promise.all([
+    countPaymentsByStatus(deps.em.fork(), organizationId),
     fork.execute<VolumeDay[]>(
       `select to_char(day, 'YYYY-MM-DD') as day, currency, sum(value)::text as value, sum(count)::int as count
        from payment_day_summary
@@ -64,7 +56,7 @@ export async function paymentOverview(
     PaymentStatus,
     number
   >;
-  for (const row of [...summaryCounts, ...liveCounts]) countsByStatus[row.status] += Number(row.count);
+  for (const [status, count] of Object.entries(keptCounts)) countsByStatus[status as PaymentStatus] = count;
   // The two sources cover different days (before and from `liveFrom`, a UTC midnight).
   const volume = [...summaryVolume, ...liveVolume]
     .map((row) => ({ day: row.day, currency: row.currency, value: row.value, count: Number(row.count) }))
