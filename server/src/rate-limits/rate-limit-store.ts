@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { RateLimitWindow } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
@@ -13,7 +14,10 @@ import { preparedQuery } from '../db/prepared-query.ts';
  * (`statement_timestamp()`), so instances whose clocks differ still agree on the window.
  */
 export interface RateLimitRule {
-  /** What is counted, e.g. `api:read:<apiKeyId>` or `pages:<address>`; at most 200 characters. */
+  /**
+   * What is counted, e.g. `api-read:<apiKeyId>` or `pages:<address>`. A key longer than the
+   * column (200 characters, e.g. one built from an e-mail address) is stored as its SHA-256.
+   */
   key: string;
   /** Hits allowed per window. */
   limit: number;
@@ -31,6 +35,8 @@ export interface RateLimitResult {
   resetSeconds: number;
 }
 
+const KEY_COLUMN_LENGTH = 200;
+
 const CONSUME = {
   name: 'rate_limit_consume',
   sql: `with clock as (select coalesce(?::timestamptz, statement_timestamp()) as t, ?::int as w)
@@ -44,7 +50,11 @@ on conflict (key) do update set
 returning r.hits, ceil(extract(epoch from r.resets_at - (select t from clock)))::int as reset_seconds`,
 };
 
-/** Counts one hit against `rule.key` and says whether it is within the limit. One round trip. */
+/**
+ * Counts one hit against `rule.key` and says whether it is within the limit. One round trip, on
+ * its own pooled connection: call it outside a transaction (it must count even when the
+ * caller's work rolls back).
+ */
 export async function consumeRateLimit(em: EntityManager, rule: RateLimitRule): Promise<RateLimitResult> {
   if (!Number.isInteger(rule.windowSeconds) || rule.windowSeconds < 1) {
     throw new RangeError('windowSeconds must be a positive integer');
@@ -52,7 +62,9 @@ export async function consumeRateLimit(em: EntityManager, rule: RateLimitRule): 
   const [row] = await preparedQuery<{ hits: number; reset_seconds: number }>(em, CONSUME, [
     rule.now?.toISOString() ?? null,
     rule.windowSeconds,
-    rule.key,
+    rule.key.length <= KEY_COLUMN_LENGTH
+      ? rule.key
+      : `sha256:${createHash('sha256').update(rule.key).digest('hex')}`,
   ]);
   if (!row) throw new Error('rate limit upsert returned no row');
   const hits = Number(row.hits);

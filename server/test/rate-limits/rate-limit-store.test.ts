@@ -69,6 +69,16 @@ describe('consumeRateLimit', () => {
     expect(result).toMatchObject({ allowed: true, remaining: 4 });
   });
 
+  it('counts a key longer than the column under its hash', async () => {
+    const now = at('2026-01-15T10:00:00.000Z');
+    const key = `signin:${'a'.repeat(300)}@example.com`;
+    await consumeRateLimit(orm.em, { key, limit: 1, windowSeconds: 60, now });
+    expect((await consumeRateLimit(orm.em, { key, limit: 1, windowSeconds: 60, now })).allowed).toBe(false);
+    expect(
+      (await consumeRateLimit(orm.em, { key: `${key}x`, limit: 1, windowSeconds: 60, now })).allowed,
+    ).toBe(true);
+  });
+
   it('refuses a window that is not a positive whole number of seconds', async () => {
     await expect(consumeRateLimit(orm.em, { key: 'test:bad', limit: 1, windowSeconds: 0 })).rejects.toThrow(
       RangeError,
