@@ -76,10 +76,24 @@ describe('1. one named component per resource and value type', () => {
 });
 
 describe('2. every answer listed, with its codes', () => {
-  it('429 RATE_LIMITED and 500 INTERNAL_ERROR on every operation; 413/415 on every POST', () => {
+  it('429 RATE_LIMITED, 500 INTERNAL_ERROR and 503 SERVICE_UNAVAILABLE on every operation; 413/415 on every POST; rate-limit headers on every answer', () => {
     for (const { name, method, operation } of operations) {
       expect(operation.responses['429']?.['x-error-codes'], name).toEqual(['RATE_LIMITED']);
       expect(operation.responses['500']?.['x-error-codes'], name).toEqual(['INTERNAL_ERROR']);
+      expect(operation.responses['503']?.['x-error-codes'], name).toContain('SERVICE_UNAVAILABLE');
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const headers = Object.keys((response as { headers?: object }).headers ?? {});
+        expect(headers, `${name} ${status}`).toEqual(
+          expect.arrayContaining([
+            'RateLimit-Limit',
+            'RateLimit-Remaining',
+            'RateLimit-Reset',
+            'RateLimit-Policy',
+          ]),
+        );
+        if (status === '429' || status === '503')
+          expect(headers, `${name} ${status}`).toContain('Retry-After');
+      }
       if (method === 'post') {
         expect(operation.responses['413']?.['x-error-codes'], name).toEqual(['PAYLOAD_TOO_LARGE']);
         expect(operation.responses['415']?.['x-error-codes'], name).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
@@ -97,7 +111,7 @@ describe('2. every answer listed, with its codes', () => {
       'PROVIDER_CALL_IN_PROGRESS',
     ]);
     expect(cancel['502']?.['x-error-codes']).toEqual(['PROVIDER_UNAVAILABLE']);
-    expect(cancel['503']?.['x-error-codes']).toEqual(['PROVIDER_NOT_CONFIGURED']);
+    expect(cancel['503']?.['x-error-codes']).toEqual(['PROVIDER_NOT_CONFIGURED', 'SERVICE_UNAVAILABLE']);
   });
 
   it('the response check refuses what the document does not say (so it can fail)', () => {

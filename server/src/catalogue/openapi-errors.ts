@@ -46,4 +46,9 @@ export const transportErrorRows = (method: string): TransportErrorRow[] => [
     codes: ['RATE_LIMITED'],
   },
   { status: 500, text: 'INTERNAL_ERROR: an unexpected failure', codes: ['INTERNAL_ERROR'] },
+  {
+    status: 503,
+    text: 'SERVICE_UNAVAILABLE: the database is saturated (a statement or pool-wait timeout); retry after Retry-After seconds',
+    codes: ['SERVICE_UNAVAILABLE'],
+  },
 ];

@@ -22,12 +22,46 @@ export const COMPATIBILITY_PROMISE = [
     'do not rely on sending them.',
 ].join('\n\n');
 
+const RATE_LIMITS = [
+  '## Rate limits',
+  'Counted per API key, reads (GET) and writes apart, over fixed windows shared by every instance of ' +
+    'the service (defaults: 600 reads and 120 writes a minute; the operator may change them). A ' +
+    'counted answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and ' +
+    '`RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers). Over the budget: 429 `RATE_LIMITED` ' +
+    'with `Retry-After` in seconds; wait that long and retry. A request whose key is not proven is not counted.',
+].join('\n\n');
+
 const DESCRIPTION = [
   'Create account-to-account payments, send the customer to approve them, and read the result. ' +
     'Every response is an envelope: `{success: true, data}` or `{success: false, error}`. ' +
     'Authenticate with the `x-api-key` header.',
+  RATE_LIMITS,
   COMPATIBILITY_PROMISE,
 ].join('\n\n');
+
+/** Response headers every counted answer carries (see RATE_LIMITS), as components. */
+const RATE_LIMIT_HEADERS: Record<string, { description: string; schema: Schema }> = {
+  'RateLimit-Limit': {
+    description: 'Requests allowed in the current window for this key and kind (read or write)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the current window ends',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Policy': {
+    description: 'The budget as `<limit>;w=<window seconds>`',
+    schema: { type: 'string', example: '600;w=60' },
+  },
+};
+const RETRY_AFTER = {
+  description: 'Seconds to wait before the next request',
+  schema: { type: 'integer', minimum: 0 },
+};
 
 const TAGS = [
   { name: 'Payments', description: 'Create, read, list, refresh and cancel payments' },
@@ -49,7 +83,9 @@ interface Operation {
 }
 
 const SCHEMA_PREFIX = '#/components/schemas/';
-const ref = (name: string) => ({ $ref: `${SCHEMA_PREFIX}${name}` });
+const ref = (name: string, kind: 'schemas' | 'headers' = 'schemas') => ({
+  $ref: kind === 'schemas' ? `${SCHEMA_PREFIX}${name}` : `#/components/headers/${name}`,
+});
 const refName = (schema: unknown): string | undefined => {
   const target = (schema as { $ref?: unknown } | undefined)?.$ref;
   return typeof target === 'string' && target.startsWith(SCHEMA_PREFIX)
@@ -98,6 +134,21 @@ export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): 
       };
       if (operation.requestBody)
         describeRequestBody(operation.requestBody, schemas, inputs.get(`${method.toUpperCase()} ${path}`));
+    }
+  }
+
+  document.components = {
+    ...document.components,
+    headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER },
+  } as typeof document.components;
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      for (const response of Object.values(operation.responses) as ResponseObject[]) {
+        const rateLimit = Object.fromEntries(
+          Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, ref(name, 'headers')]),
+        );
+        response.headers = { ...rateLimit, ...response.headers };
+      }
     }
   }
 
@@ -198,15 +249,8 @@ function failureResponses(
       .join('; ');
     responses[String(status)] = {
       description: `${texts.join('. ')}${codeText ? ` (${codeText})` : ''}`,
-      ...(status === 429
-        ? {
-            headers: {
-              'Retry-After': {
-                description: 'Seconds to wait before the next request',
-                schema: { type: 'integer', minimum: 0 },
-              },
-            },
-          }
+      ...(status === 429 || status === 503
+        ? { headers: { 'Retry-After': ref('Retry-After', 'headers') } }
         : {}),
       content: { 'application/json': { schema: ref('FailureEnvelope') } },
       'x-error-codes': listed,
