@@ -211,20 +211,26 @@ async function send(
 }
 
 async function createPayment(apiKey: string): Promise<string> {
-  // The Idempotency-Key makes a retry after a killed request return the same payment.
-  const { status, json } = await send(
-    'POST',
-    '/api/payments',
-    apiKey,
-    {
-      amount: { value: '12.34', currency: 'GBP' },
-      toAccount: { accountName: 'Chaos Ltd', sortCode: '04-00-04', accountNumber: '12345678' },
-      reference: 'chaos',
-    },
-    { 'idempotency-key': randomUUID() },
-  );
-  if (status !== 201) throw new Error(`create answered ${status}: ${JSON.stringify(json)}`);
-  return (json.data as { paymentId: string }).paymentId;
+  // The Idempotency-Key makes a retry after a killed request return the same payment. A claim
+  // left by a killed instance answers 409 IN_PROGRESS until it is abandoned (15 s): retry, as a
+  // merchant would.
+  const idempotencyKey = randomUUID();
+  const body = {
+    amount: { value: '12.34', currency: 'GBP' },
+    toAccount: { accountName: 'Chaos Ltd', sortCode: '04-00-04', accountNumber: '12345678' },
+    reference: 'chaos',
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { status, json } = await send('POST', '/api/payments', apiKey, body, {
+      'idempotency-key': idempotencyKey,
+    });
+    if (status === 201) return (json.data as { paymentId: string }).paymentId;
+    if (status !== 409 || json.error?.code !== 'IDEMPOTENCY_KEY_IN_PROGRESS' || Date.now() > deadline) {
+      throw new Error(`create answered ${status}: ${JSON.stringify(json)}`);
+    }
+    await sleep(1_000);
+  }
 }
 
 async function approve(apiKey: string, paymentId: string, completeAfterSeconds: number): Promise<void> {

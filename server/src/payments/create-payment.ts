@@ -21,6 +21,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   dropIdempotencyClaim,
+  holdIdempotencyClaim,
   type IdempotencyClaim,
   requestHash,
 } from './idempotency.ts';
@@ -70,10 +71,17 @@ export async function createPayment(
     return await createClaimed(deps, caller, command, provider, now, claim);
   } catch (error) {
     // A provider whose answer never came may have started the payment: keep the key claimed
-    // (duplicates get 409 until the claim is abandoned) rather than start a second one.
-    if (claim && !(error instanceof ProviderOutcomeUnknown)) {
-      await dropIdempotencyClaim(deps.em, claim).catch((dropError: unknown) =>
-        deps.logger.warn({ err: dropError }, 'could not free an Idempotency-Key; it frees itself later'),
+    // longer (duplicates get 409 meanwhile) rather than start a second one. Otherwise free it.
+    if (claim) {
+      const settle =
+        error instanceof ProviderOutcomeUnknown
+          ? holdIdempotencyClaim(deps.em, claim, now)
+          : dropIdempotencyClaim(deps.em, claim);
+      await settle.catch((settleError: unknown) =>
+        deps.logger.warn(
+          { err: settleError },
+          'could not settle an Idempotency-Key claim; it frees itself later',
+        ),
       );
     }
     throw error;

@@ -32,10 +32,17 @@ export interface IdempotencyClaim {
 
 /**
  * An in-progress claim older than this belongs to a request that died (a create takes well under
- * a second; a provider that hangs longer than this is reconciled, not waited for): a retry may
- * take the key over.
+ * a second; a provider call must give up well before this): a retry may take the key over. Kept
+ * short because a merchant retrying after a crashed instance waits this long at most. A request
+ * that outlives it cannot commit (completeIdempotencyKey), so nothing is created twice.
  */
-export const ABANDONED_CLAIM_MS = 2 * 60_000;
+export const ABANDONED_CLAIM_MS = 15_000;
+
+/**
+ * How long a claim stands after the provider's answer never came (it may have started the
+ * payment): long enough for a slow bank to settle, so a retry does not start a second one.
+ */
+export const UNKNOWN_OUTCOME_HOLD_MS = 2 * 60_000;
 
 export const idempotencyKeyInProgress = () =>
   new AppError(
@@ -114,6 +121,24 @@ export async function dropIdempotencyClaim(em: EntityManager, claim: Idempotency
     key: claim.key,
     claimToken: claim.token,
   });
+}
+
+/**
+ * Keeps this request's claim for `UNKNOWN_OUTCOME_HOLD_MS` from now (its stamp moved forward, so it
+ * is taken over only after that), when the provider may or may not have started the payment.
+ */
+export async function holdIdempotencyClaim(
+  em: EntityManager,
+  claim: IdempotencyClaim,
+  now: Date,
+): Promise<void> {
+  await em
+    .fork()
+    .nativeUpdate(
+      IdempotencyKey,
+      { organization: claim.organizationId, key: claim.key, claimToken: claim.token },
+      { createdAt: new Date(now.getTime() + UNKNOWN_OUTCOME_HOLD_MS - ABANDONED_CLAIM_MS) },
+    );
 }
 
 /** Deletes keys past their 24 h; for a periodic job. Returns how many went. */

@@ -367,7 +367,45 @@ describe('Idempotency-Key is claimed before the provider is called', () => {
     expect(expectFailure(await createPayment(app, withKey('order-unknown'), paymentBody()), 409).code).toBe(
       'IDEMPOTENCY_KEY_IN_PROGRESS',
     );
-    clock.advance(2 * 60 * SECOND + 1);
+    // Held well past the 15 s after which a dead request's claim is taken over...
+    clock.advance(60 * SECOND);
+    expect(expectFailure(await createPayment(app, withKey('order-unknown'), paymentBody()), 409).code).toBe(
+      'IDEMPOTENCY_KEY_IN_PROGRESS',
+    );
+    // ...until the bank has surely settled.
+    clock.advance(60 * SECOND + 1);
     expectSuccess(await createPayment(app, withKey('order-unknown'), paymentBody()), 201);
+  });
+
+  test('a claim whose request stopped answering (a killed instance) is taken over after 15 s, and nothing is created twice', async () => {
+    const body = paymentBody({ reference: 'Orphan' });
+    const claimToken = async () =>
+      (
+        await orm.em
+          .getConnection()
+          .execute<{ claim_token: string }[]>(
+            `select claim_token from idempotency_key where key = 'order-orphan'`,
+          )
+      )[0]?.claim_token;
+    // The first request stands still at the bank, as one whose process was killed there.
+    const gate = bank.hold();
+    const stuck = createPayment(app, withKey('order-orphan'), body);
+    await gate.entered;
+    const deadClaim = await claimToken();
+    expect(expectFailure(await createPayment(app, withKey('order-orphan'), body), 409).code).toBe(
+      'IDEMPOTENCY_KEY_IN_PROGRESS',
+    );
+    clock.advance(15 * SECOND + 1);
+    // The retry takes the key over (and waits at the bank too)...
+    const retry = createPayment(app, withKey('order-orphan'), body);
+    await expect.poll(claimToken).not.toBe(deadClaim);
+    gate.release();
+    const retried = expectSuccess<CreatedData>(await retry, 201);
+    // ...so the first, answered at last, cannot commit a second payment.
+    expect(expectFailure(await stuck, 409).code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    expect(await orm.em.fork().count(Payment, { reference: 'Orphan' })).toBe(1);
+    expect(expectSuccess<CreatedData>(await createPayment(app, withKey('order-orphan'), body), 201)).toEqual(
+      retried,
+    );
   });
 });
