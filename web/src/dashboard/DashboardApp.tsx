@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { SignInPage } from './account/SignInPage.tsx';
 import { SignOutPage } from './account/SignOutPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
@@ -11,11 +11,8 @@ import { RequireSession } from './session/RequireSession.tsx';
 import { SessionProvider } from './session/session-context.tsx';
 import './dashboard.css';
 
-/**
- * The merchant dashboard under /dashboard: its own chunk (router.tsx loads it lazily), so none
- * of this reaches the customer pages' JavaScript.
- */
-const DashboardApp = () => (
+/** The dashboard's pages, relative to /dashboard. */
+const DashboardRoutes = () => (
   <SessionProvider>
     <Routes>
       <Route path="sign-up" element={<SignUpPage />} />
@@ -31,6 +28,19 @@ const DashboardApp = () => (
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>
   </SessionProvider>
+);
+
+/**
+ * The merchant dashboard under /dashboard: its own chunk (app.tsx loads it lazily), so none of
+ * this reaches the customer pages' JavaScript. It is the only part of the SPA that navigates
+ * client-side, so the router lives here and nowhere else.
+ */
+const DashboardApp = () => (
+  <BrowserRouter>
+    <Routes>
+      <Route path="/dashboard/*" element={<DashboardRoutes />} />
+    </Routes>
+  </BrowserRouter>
 );
 
 export default DashboardApp;
