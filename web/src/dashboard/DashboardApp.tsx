@@ -9,6 +9,7 @@ import { PaymentsPage } from './payments/PaymentsPage.tsx';
 import { QuickStartPage } from './quick-start/QuickStartPage.tsx';
 import { RequireSession } from './session/RequireSession.tsx';
 import { SessionProvider } from './session/session-context.tsx';
+import { SettingsPage } from './settings/SettingsPage.tsx';
 import './dashboard.css';
 
 /** The dashboard's pages, relative to /dashboard. */
@@ -24,6 +25,7 @@ const DashboardRoutes = () => (
         <Route path="payments" element={<PaymentsPage />} />
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="quick-start" element={<QuickStartPage />} />
+        <Route path="settings" element={<SettingsPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>
