@@ -16,6 +16,7 @@ import {
   PAYMENT_BODY,
   signUp,
 } from './support/dashboard-steps.ts';
+import { MERCHANT_ORIGIN } from './support/merchant-api.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -103,6 +104,22 @@ describe.each([
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
     await shot('overview');
+
+    // Settings: customers may only be sent back to the shop's own origin from now on.
+    await openSection(page, 'Settings');
+    await page.getByLabel('Origins, one a line').fill(MERCHANT_ORIGIN);
+    await page.getByRole('button', { name: 'Save return origins' }).click();
+    await page.getByText(`Now: 1 origin, ${MERCHANT_ORIGIN}.`).waitFor();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await shot('settings');
+    const elsewhere = await callApi(apiKey, 'POST', '/payments', {
+      ...PAYMENT_BODY,
+      redirectUrl: 'https://elsewhere.example/return',
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect((await callApi(apiKey, 'POST', '/payments', PAYMENT_BODY)).status).toBe(201);
 
     // Revoke the key: the next request with it answers 401 Invalid API key.
     await openSection(page, 'API keys');

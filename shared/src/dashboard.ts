@@ -181,3 +181,14 @@ export const QuickStart = z.object({
   approvedProviders: z.array(z.string()),
 });
 export type QuickStart = z.infer<typeof QuickStart>;
+
+/**
+ * The settings page: where the organization's customers may be sent back to. Empty: any origin
+ * (the spec's default). The rules of an origin are the domain's (server `setAllowedReturnOrigins`,
+ * built on `ReturnOrigin`), so the input only bounds the size before anything walks it.
+ */
+export const ReturnOriginSettings = z.object({ allowedReturnOrigins: z.array(z.string()) });
+export type ReturnOriginSettings = z.infer<typeof ReturnOriginSettings>;
+
+export const SetReturnOriginsInput = z.object({ origins: z.array(z.string().max(2048)).max(100) });
+export type SetReturnOriginsInput = z.infer<typeof SetReturnOriginsInput>;

@@ -1,11 +1,12 @@
 import { render } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { AppRoutes } from '../src/router.tsx';
+import { App } from '../src/app.tsx';
 
-/** Renders the SPA as if the customer opened `path`. */
-export const renderAt = (path: string) =>
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <AppRoutes />
-    </MemoryRouter>,
-  );
+/**
+ * Renders the SPA as if the customer opened `path`: the address bar is set first, since the
+ * app reads it as the browser would (the customer pages from `location.pathname`, the
+ * dashboard through its BrowserRouter).
+ */
+export const renderAt = (path: string) => {
+  window.history.replaceState(null, '', path);
+  return render(<App />);
+};

@@ -13,7 +13,10 @@ export async function signUp(page: Page, account: { businessName: string; email:
 }
 
 /** Goes to a section through the dashboard's own navigation, as a merchant would. */
-export async function openSection(page: Page, name: 'Overview' | 'Payments' | 'API keys' | 'Quick start') {
+export async function openSection(
+  page: Page,
+  name: 'Overview' | 'Payments' | 'API keys' | 'Quick start' | 'Settings',
+) {
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name }).click();
   await page.getByRole('heading', { level: 1 }).waitFor();
 }

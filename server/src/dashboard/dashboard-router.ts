@@ -3,6 +3,7 @@ import { accountRouter } from './account.procedures.ts';
 import { apiKeysRouter } from './api-keys.procedures.ts';
 import { overviewProcedure, quickStartProcedure } from './overview.procedures.ts';
 import { paymentsRouter } from './payments.procedures.ts';
+import { settingsRouter } from './settings.procedures.ts';
 
 /**
  * The merchant dashboard's procedures, served at /trpc only (none has `meta.openapi`):
@@ -15,4 +16,5 @@ export const dashboardRouter = router({
   payments: paymentsRouter,
   overview: overviewProcedure,
   quickStart: quickStartProcedure,
+  settings: settingsRouter,
 });

@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { SignInPage } from './account/SignInPage.tsx';
 import { SignOutPage } from './account/SignOutPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
@@ -9,13 +9,11 @@ import { PaymentsPage } from './payments/PaymentsPage.tsx';
 import { QuickStartPage } from './quick-start/QuickStartPage.tsx';
 import { RequireSession } from './session/RequireSession.tsx';
 import { SessionProvider } from './session/session-context.tsx';
+import { SettingsPage } from './settings/SettingsPage.tsx';
 import './dashboard.css';
 
-/**
- * The merchant dashboard under /dashboard: its own chunk (router.tsx loads it lazily), so none
- * of this reaches the customer pages' JavaScript.
- */
-const DashboardApp = () => (
+/** The dashboard's pages, relative to /dashboard. */
+const DashboardRoutes = () => (
   <SessionProvider>
     <Routes>
       <Route path="sign-up" element={<SignUpPage />} />
@@ -27,10 +25,24 @@ const DashboardApp = () => (
         <Route path="payments" element={<PaymentsPage />} />
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="quick-start" element={<QuickStartPage />} />
+        <Route path="settings" element={<SettingsPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>
   </SessionProvider>
+);
+
+/**
+ * The merchant dashboard under /dashboard: its own chunk (app.tsx loads it lazily), so none of
+ * this reaches the customer pages' JavaScript. It is the only part of the SPA that navigates
+ * client-side, so the router lives here and nowhere else.
+ */
+const DashboardApp = () => (
+  <BrowserRouter>
+    <Routes>
+      <Route path="/dashboard/*" element={<DashboardRoutes />} />
+    </Routes>
+  </BrowserRouter>
 );
 
 export default DashboardApp;

@@ -45,4 +45,9 @@ export const dashboardApi = {
     dashboardTrpc.dashboard.payments.approve.mutate({ paymentId, scenario }),
   reject: (paymentId: string, reason: Inputs['payments']['reject']['reason']) =>
     dashboardTrpc.dashboard.payments.reject.mutate({ paymentId, reason }),
+
+  returnOrigins: async (signal?: AbortSignal) =>
+    (await dashboardTrpc.dashboard.settings.returnOrigins.query(undefined, { signal })).allowedReturnOrigins,
+  setReturnOrigins: async (origins: string[]) =>
+    (await dashboardTrpc.dashboard.settings.setReturnOrigins.mutate({ origins })).allowedReturnOrigins,
 };

@@ -31,8 +31,14 @@ const FIELD_LABELS: Record<string, string> = {
   expiresAt: 'Expiry',
 };
 
-/** The form's own word for a field the server names by its input key. */
-export const fieldLabel = (field: string): string => FIELD_LABELS[field] ?? field;
+/**
+ * The form's own word for a field the server names by its input key. A list's entries
+ * (`origins.1`, from a box of one entry a line) are named by their line, counted from 1.
+ */
+export const fieldLabel = (field: string): string => {
+  const index = /^origins\.(\d+)$/.exec(field)?.[1];
+  return index === undefined ? (FIELD_LABELS[field] ?? field) : `Line ${Number(index) + 1}:`;
+};
 
 /** The message for one field of a VALIDATION_FAILED answer, if any. */
 export const fieldError = (error: DashboardError | null, field: string): string | undefined =>

@@ -8,6 +8,7 @@ const NAV = [
   { to: '/dashboard/payments', label: 'Payments', end: false },
   { to: '/dashboard/api-keys', label: 'API keys', end: false },
   { to: '/dashboard/quick-start', label: 'Quick start', end: false },
+  { to: '/dashboard/settings', label: 'Settings', end: false },
 ];
 
 interface DashboardShellProps {

@@ -1,5 +1,4 @@
 import { type ReactNode, useState } from 'react';
-import { useParams } from 'react-router';
 import { leavePage } from '../../api/leave-page.ts';
 import { type PageError, toPageError } from '../../api/page-error.ts';
 import type { Bank, HostedSession } from '../../api/page-types.ts';
@@ -24,8 +23,7 @@ const LINK_ENDING: ReadonlySet<string> = new Set([
 ]);
 
 /** `/pay/:token`: the hosted payment page (HOSTED_PAGES and EMBEDDED_HOSTED_PAGES). */
-export const HostedPaymentPage = () => {
-  const { token = '' } = useParams();
+export const HostedPaymentPage = ({ token }: { token: string }) => {
   const { result, reload } = useLoad((signal) => pagesApi.hostedSession(token, signal), token);
 
   if (result.state === 'loading') {

@@ -1,5 +1,4 @@
 import { type ReactNode, useState } from 'react';
-import { useParams } from 'react-router';
 import { leavePage } from '../../api/leave-page.ts';
 import { type PageError, toPageError } from '../../api/page-error.ts';
 import type { DecisionResult, MockBankSession } from '../../api/page-types.ts';
@@ -25,8 +24,7 @@ const LINK_ENDING: ReadonlySet<string> = new Set([
 const bankLabel = (session: MockBankSession) => (session.bank ? `${bankName(session.bank)}` : 'Mock Bank');
 
 /** `/mock-bank/:token`: the practice bank where the customer approves or rejects. */
-export const MockBankPage = () => {
-  const { token = '' } = useParams();
+export const MockBankPage = ({ token }: { token: string }) => {
   const { result, reload } = useLoad((signal) => pagesApi.mockBankSession(token, signal), token);
 
   if (result.state === 'loading') {

@@ -1,0 +1,26 @@
+import { ReturnOriginSettings, SetReturnOriginsInput } from '@pis/shared';
+import { z } from 'zod';
+import { allowedReturnOrigins, setAllowedReturnOrigins } from '../organizations/return-origins.ts';
+import { router } from '../trpc/trpc.ts';
+import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+
+/**
+ * The settings page: the organization's allowed return origins, through the same domain
+ * functions as the operator CLI (`org:set-return-origins`), scoped to the user's organization.
+ */
+export const settingsRouter = router({
+  returnOrigins: sessionQuery
+    .input(z.void())
+    .output(ReturnOriginSettings)
+    .query(async ({ ctx }) => ({
+      allowedReturnOrigins: await allowedReturnOrigins(ctx.em, ctx.caller.organizationId),
+    })),
+
+  setReturnOrigins: sessionMutation
+    .input(SetReturnOriginsInput)
+    .output(ReturnOriginSettings)
+    .mutation(async ({ ctx, input }) => {
+      const stored = await setAllowedReturnOrigins(ctx.em, ctx.caller.organizationId, input.origins);
+      return { allowedReturnOrigins: stored.allowedReturnOrigins };
+    }),
+});
