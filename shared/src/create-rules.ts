@@ -138,6 +138,17 @@ export type ReturnUrlContext = {
 };
 
 /**
+ * `pay.example.` (the DNS root's dot) is the same host as `pay.example` but another origin
+ * string; without this a return URL could still lead into our pages. Allowed origins are
+ * compared as written (a merchant's origin spelled with the dot is refused, never widened).
+ */
+const withoutRootDot = (origin: string): string => {
+  const url = new URL(origin);
+  url.hostname = url.hostname.replace(/\.+$/, '');
+  return url.origin;
+};
+
+/**
  * The return-URL rules that need more than the body (which already refuses user information):
  * not this service's own pages (a "return" into the Mock bank or another customer's page would
  * deceive the customer), and one of the organization's allowed origins when it set any.
@@ -145,7 +156,7 @@ export type ReturnUrlContext = {
 export const checkReturnUrl = (redirectUrl: string | undefined, context: ReturnUrlContext): void => {
   if (!redirectUrl) return;
   const origin = new URL(redirectUrl).origin;
-  if (origin === new URL(context.serviceBaseUrl).origin) {
+  if (withoutRootDot(origin) === withoutRootDot(new URL(context.serviceBaseUrl).origin)) {
     throw validationFailed([
       {
         field: 'redirectUrl',
