@@ -138,15 +138,14 @@ export type ReturnUrlContext = {
 };
 
 /**
- * `pay.example.` (the DNS root's dot) is the same host as `pay.example` but another origin
- * string; without this a return URL could still lead into our pages. Allowed origins are
- * compared as written (a merchant's origin spelled with the dot is refused, never widened).
+ * Whether a return URL leads into this service's pages: the same host (`pay.example.`, with
+ * the DNS root's dot, is the same host under another origin string) on the same port, whatever
+ * the scheme: `http://pay.example/...` is upgraded to https (HSTS or the usual redirect) and
+ * lands on our pages. Another port is another site (a shop beside the service in development).
  */
-const withoutRootDot = (origin: string): string => {
-  const url = new URL(origin);
-  url.hostname = url.hostname.replace(/\.+$/, '');
-  return url.origin;
-};
+const pointsAtService = (target: URL, service: URL): boolean =>
+  target.hostname.replace(/\.+$/, '') === service.hostname.replace(/\.+$/, '') &&
+  target.port === service.port;
 
 /**
  * The return-URL rules that need more than the body (which already refuses user information):
@@ -155,8 +154,8 @@ const withoutRootDot = (origin: string): string => {
  */
 export const checkReturnUrl = (redirectUrl: string | undefined, context: ReturnUrlContext): void => {
   if (!redirectUrl) return;
-  const origin = new URL(redirectUrl).origin;
-  if (withoutRootDot(origin) === withoutRootDot(new URL(context.serviceBaseUrl).origin)) {
+  const target = new URL(redirectUrl);
+  if (pointsAtService(target, new URL(context.serviceBaseUrl))) {
     throw validationFailed([
       {
         field: 'redirectUrl',
@@ -164,7 +163,7 @@ export const checkReturnUrl = (redirectUrl: string | undefined, context: ReturnU
       },
     ]);
   }
-  if (context.allowedReturnOrigins.length > 0 && !context.allowedReturnOrigins.includes(origin)) {
+  if (context.allowedReturnOrigins.length > 0 && !context.allowedReturnOrigins.includes(target.origin)) {
     throw validationFailed([
       {
         field: 'redirectUrl',
