@@ -18,8 +18,11 @@ const REDACT = [
 ];
 
 const REDACTED = '[redacted]';
-/** Customer pages: the link token is the whole credential of a payment's page. */
-const TOKEN_IN_PATH = /^\/(pay|mock-bank)\/[^/?#]+/;
+/**
+ * Customer pages: the link token is the whole credential of a payment's page. In any case (the
+ * SPA's router ignores it) and after any number of slashes.
+ */
+const TOKEN_IN_PATH = /^(\/+)(pay|mock-bank)\/[^/?#]+/i;
 /** A key pasted into a URL by mistake (`?x-api-key=`, `?api_key=`, `?apiKey=`). */
 const KEY_PARAMETER = /^(x[-_]?)?api[-_]?key$/i;
 /** `"token":"..."` inside a tRPC query's JSON input (the pages' procedures). */
@@ -33,7 +36,10 @@ const TOKEN_IN_JSON = /("token"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 export function redactedUrl(url: string): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
-  const redactedPath = path.replace(TOKEN_IN_PATH, (_match, page: string) => `/${page}/${REDACTED}`);
+  const redactedPath = path.replace(
+    TOKEN_IN_PATH,
+    (_match, slashes: string, page: string) => `${slashes}${page}/${REDACTED}`,
+  );
   if (queryStart === -1) return redactedPath;
   const parameters = url
     .slice(queryStart + 1)

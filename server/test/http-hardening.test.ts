@@ -150,6 +150,10 @@ describe('log redaction: link tokens and keys in URLs', () => {
   test('redactedUrl', () => {
     expect(redactedUrl('/pay/abc.def?x=1')).toBe('/pay/[redacted]?x=1');
     expect(redactedUrl('/mock-bank/abc.def')).toBe('/mock-bank/[redacted]');
+    // The SPA's router ignores case (`/Mock-Bank/<token>` opens the page), and a link glued to
+    // a base ending in `/` still brings its token to the server: neither may reach the log.
+    expect(redactedUrl('/PAY/abc.def')).toBe('/PAY/[redacted]');
+    expect(redactedUrl('//Mock-Bank/abc.def?x=1')).toBe('//Mock-Bank/[redacted]?x=1');
     expect(redactedUrl('/api/payments/pay_1/mock-bank/approve')).toBe(
       '/api/payments/pay_1/mock-bank/approve',
     );

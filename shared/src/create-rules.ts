@@ -138,14 +138,24 @@ export type ReturnUrlContext = {
 };
 
 /**
+ * Whether a return URL leads into this service's pages: the same host (`pay.example.`, with
+ * the DNS root's dot, is the same host under another origin string) on the same port, whatever
+ * the scheme: `http://pay.example/...` is upgraded to https (HSTS or the usual redirect) and
+ * lands on our pages. Another port is another site (a shop beside the service in development).
+ */
+const pointsAtService = (target: URL, service: URL): boolean =>
+  target.hostname.replace(/\.+$/, '') === service.hostname.replace(/\.+$/, '') &&
+  target.port === service.port;
+
+/**
  * The return-URL rules that need more than the body (which already refuses user information):
  * not this service's own pages (a "return" into the Mock bank or another customer's page would
  * deceive the customer), and one of the organization's allowed origins when it set any.
  */
 export const checkReturnUrl = (redirectUrl: string | undefined, context: ReturnUrlContext): void => {
   if (!redirectUrl) return;
-  const origin = new URL(redirectUrl).origin;
-  if (origin === new URL(context.serviceBaseUrl).origin) {
+  const target = new URL(redirectUrl);
+  if (pointsAtService(target, new URL(context.serviceBaseUrl))) {
     throw validationFailed([
       {
         field: 'redirectUrl',
@@ -153,7 +163,7 @@ export const checkReturnUrl = (redirectUrl: string | undefined, context: ReturnU
       },
     ]);
   }
-  if (context.allowedReturnOrigins.length > 0 && !context.allowedReturnOrigins.includes(origin)) {
+  if (context.allowedReturnOrigins.length > 0 && !context.allowedReturnOrigins.includes(target.origin)) {
     throw validationFailed([
       {
         field: 'redirectUrl',

@@ -37,6 +37,26 @@ describe('return URLs', () => {
     );
   });
 
+  test("checkReturnUrl: the service's host by another spelling or over plain http is still its pages", () => {
+    const context = { serviceBaseUrl: 'https://pay.example', allowedReturnOrigins: [] };
+    // http://pay.example/... is upgraded to https (HSTS, or the usual redirect) and lands on our
+    // pages; pay.example. (the root's dot) is the same host under another origin string.
+    for (const url of [
+      'http://pay.example/mock-bank/x',
+      'https://pay.example./pay/x',
+      'http://PAY.example.:80/pay/x',
+      'https://pay.example:443/',
+    ]) {
+      expect(refusal(() => checkReturnUrl(url, context))?.[0]?.field, url).toBe('redirectUrl');
+    }
+    // Another port of the host is another site (a shop beside the service in development).
+    const local = { serviceBaseUrl: 'http://localhost:3000', allowedReturnOrigins: [] };
+    expect(refusal(() => checkReturnUrl('http://localhost:3001/done', local))).toBeUndefined();
+    expect(refusal(() => checkReturnUrl('https://localhost:3000/done', local))?.[0]?.field).toBe(
+      'redirectUrl',
+    );
+  });
+
   test('ReturnOrigin: scheme, host and port only, spelled as URL.origin', () => {
     expect(ReturnOrigin.parse('https://Shop.Example/')).toBe('https://shop.example');
     expect(ReturnOrigin.parse('http://localhost:8080')).toBe('http://localhost:8080');

@@ -127,6 +127,12 @@ describe('dashboard sign-in', () => {
     expect(safeNext('//evil.test/dashboard')).toBe('/dashboard');
     expect(safeNext('/dashboardx')).toBe('/dashboard');
     expect(safeNext('/pay/tok')).toBe('/dashboard');
+    // Dot segments (and backslashes, which browsers read as slashes) leave /dashboard once resolved.
+    expect(safeNext('/dashboard/../pay/tok')).toBe('/dashboard');
+    expect(safeNext('/dashboard/..\\mock-bank\\tok')).toBe('/dashboard');
+    expect(safeNext('/dashboard/%2e%2e/pay/tok')).toBe('/dashboard');
+    expect(safeNext('/\\evil.test/dashboard')).toBe('/dashboard');
+    expect(safeNext('/dashboard/api-keys#new')).toBe('/dashboard/api-keys#new');
     expect(safeNext(null)).toBe('/dashboard');
   });
 });

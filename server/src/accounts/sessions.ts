@@ -54,12 +54,14 @@ export async function createSession(
 
 /**
  * The signed-in user behind the request's cookie, or 401 (none, unknown, signed out, idle or
- * past its absolute end) or 403 (the organization is not active).
+ * past its absolute end) or 403 (the organization is not active, unless `anyOrganization`:
+ * signing out must work for a suspended organization's user too).
  */
 export async function authenticateSession(
   em: EntityManager,
   http: DashboardHttp,
   clock: Clock,
+  { anyOrganization = false }: { anyOrganization?: boolean } = {},
 ): Promise<ActiveSession> {
   const id = sessionIdOf(http.sessionToken());
   if (!id) throw notSignedIn();
@@ -75,7 +77,9 @@ export async function authenticateSession(
   const user = await fork.findOne(DashboardUser, { id: session.user });
   const organization = user && (await organizationSummary(fork, user.organization));
   if (!user || !organization) throw notSignedIn();
-  if (!organization.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
+  if (!organization.active && !anyOrganization) {
+    throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
+  }
   if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
     await fork.nativeUpdate(DashboardSession, { id }, { lastSeenAt: now });
   }

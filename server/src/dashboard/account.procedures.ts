@@ -4,7 +4,7 @@ import { endSession } from '../accounts/sessions.ts';
 import { signIn } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
 import { router } from '../trpc/trpc.ts';
-import { anonymousMutation, sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+import { anonymousMutation, sessionQuery, signOutMutation } from './dashboard-procedures.ts';
 
 /** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
 export const accountRouter = router({
@@ -18,7 +18,7 @@ export const accountRouter = router({
     .output(DashboardSession)
     .mutation(({ ctx, input }) => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
 
-  signOut: sessionMutation
+  signOut: signOutMutation
     .input(z.void())
     .output(SignedOut)
     .mutation(({ ctx }) => endSession(ctx.em, ctx.dashboard, ctx.session)),

@@ -29,25 +29,39 @@ export const anonymousMutation = publicProcedure
  * organization) before the input is parsed. Context gains `session` and `caller` (the user's
  * organization, scoped exactly like an API key's).
  */
-const signedIn = publicProcedure.use(async ({ ctx, next }) => {
-  const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock);
-  return next({
-    ctx: {
-      session,
-      caller: {
-        organizationId: session.organization.id,
-        approvedProviders: session.organization.approvedProviders,
+const signedInTo = (organizations: 'active' | 'any') =>
+  publicProcedure.use(async ({ ctx, next }) => {
+    const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, {
+      anyOrganization: organizations === 'any',
+    });
+    return next({
+      ctx: {
+        session,
+        caller: {
+          organizationId: session.organization.id,
+          approvedProviders: session.organization.approvedProviders,
+        },
       },
-    },
+    });
   });
-});
+
+const signedIn = signedInTo('active');
 
 export const sessionQuery = signedIn.use(storableInput);
 
 /** State-changing calls: the CSRF header must match the session's token, checked before the input. */
-export const sessionMutation = signedIn
-  .use(async ({ ctx, next }) => {
-    if (!csrfTokenMatches(ctx.session, ctx.dashboard.csrfHeader())) throw csrfRefused();
-    return next();
-  })
-  .use(storableInput);
+const withCsrfCheck = (builder: ReturnType<typeof signedInTo>) =>
+  builder
+    .use(async ({ ctx, next }) => {
+      if (!csrfTokenMatches(ctx.session, ctx.dashboard.csrfHeader())) throw csrfRefused();
+      return next();
+    })
+    .use(storableInput);
+
+export const sessionMutation = withCsrfCheck(signedIn);
+
+/**
+ * Sign-out: also for a suspended organization's user, whose every other call is refused; else
+ * the session would live on (and work again if the organization came back).
+ */
+export const signOutMutation = withCsrfCheck(signedInTo('any'));

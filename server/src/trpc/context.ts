@@ -6,6 +6,7 @@ import type { EntityManager, Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import type { ProviderRegistry } from '../providers/provider-registry.ts';
+import { rateLimitClient } from '../rate-limits/client-address.ts';
 
 /**
  * What the app is built from. Tests pass their own clock and config; domain areas that need
@@ -37,7 +38,10 @@ export interface Context {
   apiKeyHeader: string | string[] | undefined;
   /** Raw `Idempotency-Key` header, read by the create procedure. */
   idempotencyKeyHeader: string | string[] | undefined;
-  /** The client's address (the socket's, or per TRUST_PROXY), for per-address rate limits. */
+  /**
+   * Who per-address rate limits count: the client's address (the socket's, or per TRUST_PROXY),
+   * an IPv6 one by its /64 (see rateLimitClient).
+   */
   clientAddress: string;
   /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
   setHeader(name: string, value: string): void;
@@ -55,7 +59,7 @@ export function createContextFactory(services: AppServices) {
     log: req.log as Logger,
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
-    clientAddress: req.ip,
+    clientAddress: rateLimitClient(req.ip),
     setHeader: (name, value) => {
       res.header(name, value);
     },

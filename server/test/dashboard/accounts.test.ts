@@ -184,6 +184,23 @@ describe('sign-in and sign-out', () => {
     await factories.setActive(owner.organization.id, true);
     expect(data(await b.query('account.session'))).toBeTruthy();
   });
+
+  test('a user of a suspended organization can still sign out: the session does not outlive the suspension', async () => {
+    const b = browser();
+    const owner = await b.signUp();
+    const cookie = b.cookie;
+    await factories.setActive(owner.organization.id, false);
+    // Still needs the session's CSRF token: a cross-site page cannot sign anyone out either.
+    expect(
+      failure(await b.mutation('account.signOut', undefined, { csrf: 'f'.repeat(64) }), 403).message,
+    ).toBe('Missing or invalid CSRF token: reload the page and try again');
+    const signedOut = await b.mutation('account.signOut');
+    expect(data(signedOut)).toEqual({ signedOut: true });
+    expect(b.cookie).toBeUndefined();
+    await factories.setActive(owner.organization.id, true);
+    b.cookie = cookie;
+    expect(failure(await b.query('account.session'), 401).message).toBe('Not signed in');
+  });
 });
 
 describe('session expiry', () => {
@@ -327,5 +344,30 @@ describe('sign-in throttling: 429 with Retry-After, per email and per client add
     expect(
       data(await browser().mutation('account.signIn', { email: owner.user.email, password: owner.password })),
     ).toBeTruthy();
+  });
+
+  test('per address, IPv6: one /64 is one client (a host gets a whole /64 and can rotate inside it)', async () => {
+    const from = (address: string) => new DashboardBrowser(app, address);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) {
+      failure(
+        await from(`2001:db8:7:8::${(i + 1).toString(16)}`).mutation('account.signIn', {
+          email: `v6-victim${i}@example.com`,
+          password: 'guess guess guess',
+        }),
+        401,
+      );
+    }
+    // Another address of the same /64, spelled out in full and in upper case: the same budget.
+    const throttled = await from('2001:0DB8:0007:0008:ffff:ffff:ffff:fffe').mutation('account.signIn', {
+      email: 'v6-victim-last@example.com',
+      password: 'guess guess guess',
+    });
+    expect(failure(throttled, 429).code).toBe('RATE_LIMITED');
+    // The next /64 is someone else.
+    const neighbour = await from('2001:db8:7:9::1').mutation('account.signIn', {
+      email: 'v6-victim-last@example.com',
+      password: 'guess guess guess',
+    });
+    expect(failure(neighbour, 401).message).toBe('Email or password is incorrect');
   });
 });

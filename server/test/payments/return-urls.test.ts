@@ -30,6 +30,9 @@ describe('redirectUrl', () => {
       'http://localhost:3000/mock-bank/abc',
       'http://localhost:3000/',
       'http://LOCALHOST:3000/pay/x',
+      // The fully qualified spelling (trailing dot) names the same host: a different origin
+      // string, the same pages.
+      'http://localhost.:3000/mock-bank/abc',
     ]) {
       expect(await refusal(redirectUrl), redirectUrl).toEqual([
         {
@@ -39,6 +42,7 @@ describe('redirectUrl', () => {
       ]);
     }
     await created(app, merchant.headers, paymentBody({ redirectUrl: 'http://localhost:3001/done' }));
+    await created(app, merchant.headers, paymentBody({ redirectUrl: 'http://shop.example./done' }));
     await created(app, merchant.headers, paymentBody({ redirectUrl: 'http://shop.example/done' }));
   });
 

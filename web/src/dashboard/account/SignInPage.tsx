@@ -7,12 +7,24 @@ import { useSessionState } from '../session/session-context.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
 import { CredentialsFields } from './CredentialsFields.tsx';
 
+const HERE = 'http://dashboard.invalid';
+
 /**
  * Where to go after signing in. The `next` query comes back through the browser, so only a
- * dashboard path is taken (never another origin or a protocol-relative `//host`).
+ * dashboard path is taken (never another origin or a protocol-relative `//host`), judged as the
+ * browser resolves it: `/dashboard/../pay/<token>` (or with backslashes) is a customer page.
  */
-export const safeNext = (next: string | null): string =>
-  next && /^\/dashboard(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+export const safeNext = (next: string | null): string => {
+  let url: URL;
+  try {
+    url = new URL(next ?? '', HERE);
+  } catch {
+    return '/dashboard';
+  }
+  return next?.startsWith('/') && url.origin === HERE && /^\/dashboard(?:\/|$)/.test(url.pathname)
+    ? `${url.pathname}${url.search}${url.hash}`
+    : '/dashboard';
+};
 
 /** `/dashboard/sign-in`. */
 export const SignInPage = () => {

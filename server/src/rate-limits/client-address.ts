@@ -1,0 +1,16 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Who a per-address limit counts (customer pages, sign-in and sign-up): an IPv4 address, or an
+ * IPv6 address's /64. One subscriber, host or VM is given a whole /64 and can pick any of its
+ * 2^64 addresses for each request, so counting single IPv6 addresses would be no limit at all.
+ * An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, a dual-stack socket) counts as its IPv4.
+ * Anything unparsable is counted as given.
+ */
+export function rateLimitClient(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
+}
