@@ -52,7 +52,7 @@ export const paymentDueJob = defineJob({
     pollingIntervalSeconds: 0.5,
     burstWhenBatchFull: true,
   },
-  handler: async (payloads, deps) => {
+  handler: async (payloads, deps, stopping) => {
     const pending = payloads
       .map((payload) => ({ paymentId: payload.paymentId, dueAt: new Date(payload.dueAt).getTime() }))
       .sort((a, b) => a.dueAt - b.dueAt);
@@ -60,7 +60,10 @@ export const paymentDueJob = defineJob({
       const early = (pending[0]?.dueAt ?? 0) - deps.clock.now().getTime();
       // +1 ms: the catch-up must see the step as due. Bounded: a test clock standing still must
       // not hold the jobs for ever.
-      if (early > 0) await sleep(Math.min(early + 1, PAYMENT_DUE_LEAD_MS + 1));
+      // A stopping worker does not sit out the lead: the sleep throws, and pg-boss hands the
+      // jobs (those done already too: idempotent) to a worker that runs.
+      if (early > 0)
+        await sleep(Math.min(early + 1, PAYMENT_DUE_LEAD_MS + 1), undefined, { signal: stopping });
       const now = deps.clock.now().getTime();
       const dueCount = pending.filter((item) => item.dueAt <= now).length;
       // A clock that has not reached the first due time takes the lot: the catch-up skips what
