@@ -76,7 +76,7 @@ try {
 } finally {
   await throwaway.stop();
 }
-print(rows);
+if (rows.length > 0) print(rows);
 if (lag) {
   console.log(
     `\ntimeline lag (actual - due), ${lag.timelines} timelines x 3 steps due at once: ` +
