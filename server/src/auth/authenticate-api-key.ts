@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Logger } from '../logger.ts';
+import { rateLimitHitCtes } from '../rate-limits/rate-limit-store.ts';
 import { hashApiKey, prefixOf } from './api-key-secret.ts';
 import { recordKeyUse } from './key-use.ts';
 
@@ -32,60 +33,113 @@ export interface KeyPreload {
 }
 
 /**
+ * Counts the request in the rate-limit store in the same round trip as the key lookup (a
+ * data-modifying CTE), and only for a key that passes every check below, permission included:
+ * a wrong, revoked or expired key, an inactive organization or a missing permission spends
+ * nobody's budget. `key` is the counted key's prefix; the key id follows it.
+ */
+export interface KeyCount {
+  key: string;
+  windowSeconds: number;
+}
+
+/** The count's outcome, as the rate-limit store's `rate_hit` returns it. */
+export interface KeyCountHit {
+  hits: number;
+  reset_seconds: number;
+}
+
+/**
  * The spec's Authentication table: no key, unknown, revoked or expired -> 401 `Invalid API key`
  * (one message for all, so a caller learns nothing about which keys exist); inactive
- * organization -> 403. Permission is checked by the procedure (see trpc/procedures.ts).
- * `preloaded` is the preload's value (null when it found nothing), undefined without one.
+ * organization -> 403; a key without `permission` -> 403.
+ * `preloaded` is the preload's value (null when it found nothing), undefined without one;
+ * `counted` the count's outcome, undefined without one.
  */
 export async function authenticateApiKey(
   em: EntityManager,
   presented: string | string[] | undefined,
   clock: Clock,
-  preload?: KeyPreload,
-  logger?: Logger,
-): Promise<{ caller: Caller; preloaded: unknown }> {
+  permission: Permission,
+  options: {
+    preload?: KeyPreload | undefined;
+    count?: KeyCount | undefined;
+    logger?: Logger | undefined;
+  } = {},
+): Promise<{ caller: Caller; preloaded: unknown; counted: KeyCountHit | undefined }> {
   const invalid = () => new AppError('UNAUTHORIZED', MESSAGES.invalidApiKey);
   if (typeof presented !== 'string') throw invalid();
   if (!prefixOf(presented)) throw invalid();
+  const { preload, count } = options;
+  const now = clock.now();
 
   // Found by the SHA-256 of the whole key (unique index): equality on a hash of 286 random bits
   // leaks nothing usable through timing, and no other row is touched for a wrong key.
   const [key] = await preparedQuery<KeyRow>(
     em,
-    preload ? { name: `api_key_by_hash_with_${preload.name}`, sql: keyLookupSql(preload.sql) } : KEY_LOOKUP,
-    preload ? [...preload.values, hashApiKey(presented)] : [hashApiKey(presented)],
+    {
+      name: `api_key_by_hash${preload ? `_with_${preload.name}` : ''}${count ? `_counting_${permission}` : ''}`,
+      sql: keyLookupSql(preload?.sql, count ? permission : undefined),
+    },
+    [
+      hashApiKey(presented),
+      ...(count ? [null, count.windowSeconds, count.key, now.toISOString()] : []),
+      ...(preload?.values ?? []),
+    ],
   );
   if (!key) throw invalid();
-  const now = clock.now();
   if (key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime())) {
     throw invalid();
   }
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
-  recordKeyUse(em, key.id, now, logger);
   const caller: Caller = {
     organizationId: key.organization_id,
     apiKeyId: key.id,
     approvedProviders: [MOCK_PROVIDER, ...key.providers],
     permissions: { read: key.can_read, write: key.can_write },
   };
-  return { caller, preloaded: preload ? key.preloaded : undefined };
+  recordKeyUse(em, key.id, now, options.logger);
+  requirePermission(caller, permission);
+  let counted: KeyCountHit | undefined;
+  if (count) {
+    // The statement counted under the same conditions as the checks above.
+    if (key.rate_hits === null || key.rate_reset_seconds === null) {
+      throw new Error('a proven key was not counted');
+    }
+    counted = { hits: Number(key.rate_hits), reset_seconds: Number(key.rate_reset_seconds) };
+  }
+  return { caller, preloaded: preload ? key.preloaded : undefined, counted };
 }
 
 /**
  * Every request reads its key, organization and approvals afresh (one query, no cache), so a
  * key revoked or an organization deactivated by the operator CLI is refused on the next request.
+ * Counting (`permission` given) repeats the checks of authenticateApiKey in SQL, with the
+ * application's clock for the expiry.
  */
-const keyLookupSql = (preloadSql?: string) => `
-  select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at,
-    k.organization_id, o.active,
+const keyLookupSql = (preloadSql: string | undefined, permission: Permission | undefined) => `
+  with k as (
+    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, o.active
+    from api_key k join organization o on o.id = k.organization_id
+    where k.key_hash = ?
+  )${
+    permission
+      ? `, ${rateLimitHitCtes(
+          '?::text || proven.id',
+          `(select k.id from k where k.revoked_at is null
+              and (k.expires_at is null or k.expires_at > ?::timestamptz)
+              and k.active and k.can_${permission}) as proven`,
+        )}`
+      : ''
+  }
+  select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.active,
     array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
-    ) as providers${preloadSql ? `, (${preloadSql}) as preloaded` : ''}
-  from api_key k join organization o on o.id = k.organization_id
-  where k.key_hash = ?`;
-
-const KEY_LOOKUP = { name: 'api_key_by_hash_with_organization', sql: keyLookupSql() };
+    ) as providers${preloadSql ? `, (${preloadSql}) as preloaded` : ''}${
+      permission ? ', rate_hit.hits as rate_hits, rate_hit.reset_seconds as rate_reset_seconds' : ''
+    }
+  from k${permission ? ' left join rate_hit on true' : ''}`;
 
 interface KeyRow {
   id: string;
@@ -98,6 +152,9 @@ interface KeyRow {
   active: boolean;
   providers: string[];
   preloaded?: unknown;
+  /** The count's (null when the statement did not count). */
+  rate_hits?: number | null;
+  rate_reset_seconds?: number | null;
 }
 
 export function requirePermission(caller: Caller, permission: Permission): void {

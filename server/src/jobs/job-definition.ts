@@ -41,8 +41,10 @@ export interface JobDefinition<Schema extends z.ZodType = z.ZodType> {
   /**
    * Handles one fetched batch (payloads already validated). Resolving completes every job of the
    * batch; throwing fails them all, and pg-boss retries them: handlers must be idempotent.
+   * `stopping` aborts when the worker stops: a handler waiting for something stops waiting and
+   * throws, handing its jobs back (to this or another worker) instead of holding the shutdown.
    */
-  handler(payloads: z.infer<Schema>[], deps: JobDeps): Promise<void>;
+  handler(payloads: z.infer<Schema>[], deps: JobDeps, stopping: AbortSignal): Promise<void>;
 }
 
 /** Keeps the payload type attached to the handler. */

@@ -15,9 +15,10 @@ export interface Worker {
  * rows another process holds, and the payment row locks settle the rest.
  */
 export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worker> {
+  const stopping = new AbortController();
   for (const job of JOBS) {
     await queue.boss.work(job.name, { ...job.work, perJobResults: true }, (jobs) =>
-      handleBatch(job, jobs, deps),
+      handleBatch(job, jobs, deps, stopping.signal),
     );
   }
 
@@ -25,14 +26,15 @@ export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worke
   // sweep would wait for it. Each process sweeps on its own timer instead (see sweeper.ts).
   const sweeper = startSweeper(deps);
 
-  let stopping: Promise<void> | undefined;
+  let stopped: Promise<void> | undefined;
   return {
     stop: () => {
-      stopping ??= (async () => {
+      stopped ??= (async () => {
+        stopping.abort();
         await sweeper.stop();
         await Promise.all(JOBS.map((job) => queue.boss.offWork(job.name, { wait: true })));
       })();
-      return stopping;
+      return stopped;
     },
   };
 }
@@ -41,7 +43,12 @@ export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worke
  * Validates each job's payload (one that does not parse never will: it is dead-lettered, not
  * retried), then hands the valid ones to the handler as one batch, settled together.
  */
-async function handleBatch(job: JobDefinition, jobs: Job<unknown>[], deps: JobDeps): Promise<JobResult[]> {
+async function handleBatch(
+  job: JobDefinition,
+  jobs: Job<unknown>[],
+  deps: JobDeps,
+  stopping: AbortSignal,
+): Promise<JobResult[]> {
   const valid: { id: string; payload: unknown }[] = [];
   const results: JobResult[] = [];
   for (const item of jobs) {
@@ -61,6 +68,7 @@ async function handleBatch(job: JobDefinition, jobs: Job<unknown>[], deps: JobDe
     await job.handler(
       valid.map((item) => item.payload),
       deps,
+      stopping,
     );
     return [...results, ...valid.map(({ id }): JobResult => ({ id, status: 'completed' }))];
   } catch (error) {

@@ -1,10 +1,13 @@
-import { LockMode } from '@mikro-orm/core';
-import { catchUp } from '@pis/shared';
+import { catchUp, type HistoryRecord, type PaymentRecord } from '@pis/shared';
 import type { Clock } from '../clock.ts';
-import { Payment, ProviderClaim } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
-import { insertHistoryRows, toPaymentRecord, writeLifecycleState } from './payment-record.ts';
+import {
+  PAYMENT_ROW_JSON,
+  type PaymentJson,
+  paymentRecordFromJson,
+  writeLifecycleSteps,
+} from './payment-record.ts';
 import type { DuePayment, PaymentBatchScheduler } from './payment-scheduler.ts';
 
 export interface CatchUpPaymentsDeps {
@@ -21,6 +24,9 @@ export interface CatchUpPaymentsDeps {
  * UPDATE, in id order so two batches never deadlock), `now` read after the lock, the shared
  * `catchUp` decides, history appended after the last entry; the scheduler hears about the next
  * due times after the commit. Idempotent: a payment with nothing due is left untouched.
+ * Four statements whatever the batch's size (lock and read, last entries and claims, update,
+ * history), in raw SQL: with entities, hydrating, diffing and flushing thousands of payments
+ * took most of a 10,000-step burst (issue 9; docs/decisions/hot-path-performance.md).
  */
 export async function catchUpPayments(
   deps: CatchUpPaymentsDeps,
@@ -29,11 +35,14 @@ export async function catchUpPayments(
   if (paymentIds.length === 0) return 0;
   const { changed } = await catchUpLocked(deps, (em) =>
     // Postgres re-checks `next_due_at` on rows it waited for, so a step applied by whoever held
-    // the lock is not applied again.
-    em.find(
-      Payment,
-      { id: { $in: [...new Set(paymentIds)] }, nextDueAt: { $lte: deps.clock.now() } },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
+    // the lock is not applied again. The ids go as one JSON parameter: the ORM would inline
+    // each id of `in (?)` into the text, which costs the event loop dearly for thousands.
+    em.execute<LockedRow[]>(
+      `select ${PAYMENT_ROW_JSON} as payment from payment p
+        where p.id in (select json_array_elements_text(?::json))
+          and p.next_due_at <= ?::timestamptz
+        order by p.id for update`,
+      [JSON.stringify([...new Set(paymentIds)]), deps.clock.now().toISOString()],
     ),
   );
   return changed;
@@ -51,52 +60,55 @@ export async function catchUpDuePayments(
   limit: number,
 ): Promise<{ found: number; changed: number }> {
   return catchUpLocked(deps, (em) =>
-    em.find(
-      Payment,
-      { nextDueAt: { $lte: deps.clock.now() } },
-      { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, orderBy: { nextDueAt: 'asc' }, limit },
+    em.execute<LockedRow[]>(
+      `select ${PAYMENT_ROW_JSON} as payment from payment p
+        where p.next_due_at <= ?::timestamptz order by p.next_due_at limit ? for update skip locked`,
+      [deps.clock.now().toISOString(), limit],
     ),
   );
 }
 
+/** A locked payment row, as PAYMENT_ROW_JSON reads it. */
+type LockedRow = { payment: Omit<PaymentJson, 'history'> };
+
 async function catchUpLocked(
   deps: CatchUpPaymentsDeps,
-  lockRows: (em: EntityManager) => Promise<Payment[]>,
+  lockRows: (em: EntityManager) => Promise<LockedRow[]>,
 ): Promise<{ found: number; changed: number }> {
   const next: DuePayment[] = [];
   const result = await deps.em.fork().transactional(async (em) => {
-    const rows = await lockRows(em);
-    if (rows.length === 0) return { found: 0, changed: 0 };
-    // A payment whose provider call is claimed and unanswered waits at the claim's time (see
-    // applyPaymentEvent): its bank is being told about a decision made then.
-    const claimedAt = new Map(
-      (await em.find(ProviderClaim, { payment: { $in: rows.map((row) => row.id) } })).map((claim) => [
-        claim.payment,
-        claim.claimedAt,
-      ]),
-    );
-    const lastSeq = new Map(
-      (
-        await em.execute<{ payment_id: string; seq: number }[]>(
-          'select payment_id, max(seq) as seq from payment_history where payment_id in (?) group by payment_id',
-          [rows.map((row) => row.id)],
-        )
-      ).map((entry) => [entry.payment_id, Number(entry.seq)]),
-    );
+    const rows = (await lockRows(em)).map((row) => paymentRecordFromJson(row.payment));
+    // The instant the steps are applied at: read once the rows are ours.
     const now = deps.clock.now();
-    let changed = 0;
-    for (const row of rows) {
-      const before = toPaymentRecord(row);
-      const held = claimedAt.get(row.id);
+    if (rows.length === 0) return { found: 0, changed: 0 };
+    // Read after the lock (a statement of its own, so it sees what the lock holder committed):
+    // each payment's last history entry, and its provider claim's time. A payment whose
+    // provider call is claimed and unanswered waits at the claim's time (see
+    // applyPaymentEvent): its bank is being told about a decision made then.
+    const around = new Map(
+      (
+        await em.execute<{ id: string; last_seq: number | null; claimed_at: string | null }[]>(
+          `select p.id,
+              (select max(h.seq) from payment_history h where h.payment_id = p.id) as last_seq,
+              (select to_json(c.claimed_at) from provider_claim c where c.payment_id = p.id) as claimed_at
+            from json_array_elements_text(?::json) as p(id)`,
+          [JSON.stringify(rows.map((row) => row.id))],
+        )
+      ).map((entry) => [entry.id, entry]),
+    );
+    const steps: { record: PaymentRecord; lastSeq: number; history: HistoryRecord[] }[] = [];
+    for (const before of rows) {
+      const { last_seq: lastSeq, claimed_at: claimedAt } = around.get(before.id) ?? {};
+      const held = claimedAt ? new Date(claimedAt) : undefined;
       const change = catchUp(before, held && held.getTime() < now.getTime() ? held : now);
       if (change.history.length === 0) continue;
-      writeLifecycleState(row, change.record);
-      insertHistoryRows(em, row.id, lastSeq.get(row.id) ?? 0, change.history);
+      steps.push({ record: change.record, lastSeq: Number(lastSeq ?? 0), history: change.history });
       const dueAt = change.record.nextDueAt;
-      if (dueAt && dueAt.getTime() !== before.nextDueAt?.getTime()) next.push({ paymentId: row.id, dueAt });
-      changed++;
+      if (dueAt && dueAt.getTime() !== before.nextDueAt?.getTime())
+        next.push({ paymentId: before.id, dueAt });
     }
-    return { found: rows.length, changed };
+    await writeLifecycleSteps(em, steps);
+    return { found: rows.length, changed: steps.length };
   });
   try {
     await deps.scheduler.paymentsDue(next);

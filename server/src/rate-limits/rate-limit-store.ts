@@ -37,18 +37,46 @@ export interface RateLimitResult {
 
 const KEY_COLUMN_LENGTH = 200;
 
+/**
+ * The one statement shape that counts a hit, as two CTEs, `rate_clock` and `rate_hit`, so that
+ * another statement can count in its own round trip (the API key lookup counts a proven key's
+ * request: see authenticate-api-key.ts). `key` is the SQL for the counted key and `from` a FROM
+ * item: one row counts one hit, none counts nothing. Placeholders, in order: the instant (null:
+ * the database's clock), the window in seconds, then those in `key` and `from`. `rate_hit` returns
+ * `hits` and `reset_seconds`.
+ */
+export const rateLimitHitCtes = (key: string, from: string) => `rate_clock as (
+  select coalesce(?::timestamptz, statement_timestamp()) as t, ?::int as w
+), rate_hit as (
+  insert into rate_limit_window as r (key, window_start, resets_at, hits)
+  select ${key}, s.start, s.start + make_interval(secs => rate_clock.w), 1
+  from ${from}, rate_clock,
+    lateral (select to_timestamp(floor(extract(epoch from rate_clock.t) / rate_clock.w) * rate_clock.w) as start) s
+  on conflict (key) do update set
+    hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
+    window_start = excluded.window_start,
+    resets_at = excluded.resets_at
+  returning r.hits, ceil(extract(epoch from r.resets_at - (select t from rate_clock)))::int as reset_seconds
+)`;
+
 const CONSUME = {
   name: 'rate_limit_consume',
-  sql: `with clock as (select coalesce(?::timestamptz, statement_timestamp()) as t, ?::int as w)
-insert into rate_limit_window as r (key, window_start, resets_at, hits)
-select ?, s.start, s.start + make_interval(secs => clock.w), 1
-from clock, lateral (select to_timestamp(floor(extract(epoch from clock.t) / clock.w) * clock.w) as start) s
-on conflict (key) do update set
-  hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
-  window_start = excluded.window_start,
-  resets_at = excluded.resets_at
-returning r.hits, ceil(extract(epoch from r.resets_at - (select t from clock)))::int as reset_seconds`,
+  sql: `with ${rateLimitHitCtes('?', '(select 1) as one')} select hits, reset_seconds from rate_hit`,
 };
+
+/** What `rate_hit` returned, against a limit. */
+export function rateLimitResult(
+  limit: number,
+  row: { hits: number; reset_seconds: number },
+): RateLimitResult {
+  const hits = Number(row.hits);
+  return {
+    allowed: hits <= limit,
+    limit,
+    remaining: Math.max(0, limit - hits),
+    resetSeconds: Math.max(1, Number(row.reset_seconds)),
+  };
+}
 
 /**
  * Counts one hit against `rule.key` and says whether it is within the limit. One round trip, on
@@ -56,9 +84,7 @@ returning r.hits, ceil(extract(epoch from r.resets_at - (select t from clock))):
  * caller's work rolls back).
  */
 export async function consumeRateLimit(em: EntityManager, rule: RateLimitRule): Promise<RateLimitResult> {
-  if (!Number.isInteger(rule.windowSeconds) || rule.windowSeconds < 1) {
-    throw new RangeError('windowSeconds must be a positive integer');
-  }
+  checkWindow(rule.windowSeconds);
   const [row] = await preparedQuery<{ hits: number; reset_seconds: number }>(em, CONSUME, [
     rule.now?.toISOString() ?? null,
     rule.windowSeconds,
@@ -67,13 +93,13 @@ export async function consumeRateLimit(em: EntityManager, rule: RateLimitRule): 
       : `sha256:${createHash('sha256').update(rule.key).digest('hex')}`,
   ]);
   if (!row) throw new Error('rate limit upsert returned no row');
-  const hits = Number(row.hits);
-  return {
-    allowed: hits <= rule.limit,
-    limit: rule.limit,
-    remaining: Math.max(0, rule.limit - hits),
-    resetSeconds: Math.max(1, Number(row.reset_seconds)),
-  };
+  return rateLimitResult(rule.limit, row);
+}
+
+function checkWindow(windowSeconds: number): void {
+  if (!Number.isInteger(windowSeconds) || windowSeconds < 1) {
+    throw new RangeError('windowSeconds must be a positive integer');
+  }
 }
 
 /** Deletes windows that have ended (they count as empty already); for the periodic sweep. */

@@ -1,7 +1,7 @@
 import { AppError } from '@pis/shared';
 import type { RateLimitConfig } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
-import { consumeRateLimit } from './rate-limit-store.ts';
+import { consumeRateLimit, type RateLimitResult } from './rate-limit-store.ts';
 
 /** The budgets the service enforces; each names a key space in the store. */
 export type RateLimitBudget = 'api-read' | 'api-write' | 'pages';
@@ -37,10 +37,26 @@ export async function enforceRateLimit(
   if (!config.enabled) return;
   const limit = LIMIT_OF[budget](config);
   const result = await consumeRateLimit(em, {
-    key: `${budget}:${subject}`,
+    key: rateLimitKey(budget, subject),
     limit,
     windowSeconds: config.windowSeconds,
   });
+  answerRateLimit(config, setHeader, budget, result);
+}
+
+/** The store's key for `subject`'s requests against `budget`. */
+export const rateLimitKey = (budget: RateLimitBudget, subject: string) => `${budget}:${subject}`;
+
+export const rateLimitOf = (config: RateLimitConfig, budget: RateLimitBudget) => LIMIT_OF[budget](config);
+
+/** The headers for a counted request, and 429 over the limit (see enforceRateLimit). */
+export function answerRateLimit(
+  config: RateLimitConfig,
+  setHeader: SetHeader,
+  budget: RateLimitBudget,
+  result: RateLimitResult,
+): void {
+  const { limit } = result;
   setHeader('ratelimit-limit', String(limit));
   setHeader('ratelimit-remaining', String(result.remaining));
   setHeader('ratelimit-reset', String(result.resetSeconds));

@@ -1,6 +1,7 @@
 import { unusableInputDetails, validationFailed } from '@pis/shared';
-import { authenticateApiKey, type Permission, requirePermission } from '../auth/authenticate-api-key.ts';
-import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
+import { authenticateApiKey, type Permission } from '../auth/authenticate-api-key.ts';
+import { rateLimitResult } from '../rate-limits/rate-limit-store.ts';
+import { answerRateLimit, enforceRateLimit, rateLimitKey, rateLimitOf } from '../rate-limits/rate-limits.ts';
 import { middleware, publicProcedure } from './trpc.ts';
 
 /**
@@ -41,23 +42,26 @@ export const pageProcedure = publicProcedure
  */
 const withPermission = (permission: Permission) =>
   publicProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
-    const preload = meta?.preload?.(await getRawInput());
-    const { caller, preloaded } = await authenticateApiKey(
+    const limits = ctx.config.rateLimits;
+    // Reads and writes have budgets of their own (Stripe-style), counted once the key is proven,
+    // in the key lookup's own round trip.
+    const budget = permission === 'read' ? 'api-read' : 'api-write';
+    const { caller, preloaded, counted } = await authenticateApiKey(
       ctx.em,
       ctx.apiKeyHeader,
       ctx.clock,
-      preload,
-      ctx.log,
+      permission,
+      {
+        preload: meta?.preload?.(await getRawInput()),
+        count: limits.enabled
+          ? { key: rateLimitKey(budget, ''), windowSeconds: limits.windowSeconds }
+          : undefined,
+        logger: ctx.log,
+      },
     );
-    requirePermission(caller, permission);
-    // Reads and writes have budgets of their own (Stripe-style), counted after the key is proven.
-    await enforceRateLimit(
-      ctx.em,
-      ctx.config.rateLimits,
-      ctx.setHeader,
-      permission === 'read' ? 'api-read' : 'api-write',
-      caller.apiKeyId,
-    );
+    if (counted) {
+      answerRateLimit(limits, ctx.setHeader, budget, rateLimitResult(rateLimitOf(limits, budget), counted));
+    }
     await refuseUnstorableInput(getRawInput);
     return next({
       ctx: {

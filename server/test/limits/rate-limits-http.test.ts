@@ -7,9 +7,10 @@ import { createInstances } from './limits-helpers.ts';
 const rateLimits = { enabled: true, windowSeconds: 3600, apiReads: 4, apiWrites: 2, pages: 3 };
 const {
   apps: [one, two],
+  orms: [orm],
   factories,
 } = await createInstances({ count: 2, config: { rateLimits } });
-if (!one || !two) throw new Error('two instances expected');
+if (!one || !two || !orm) throw new Error('two instances expected');
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
 
@@ -86,6 +87,48 @@ describe('per API key, across two instances on one database', () => {
     const answer = await two.inject({ method: 'GET', url: '/api/payments', headers });
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['ratelimit-remaining']).toBe('3');
+  });
+
+  it('counts no request refused for a revoked key, an inactive organization or a missing permission', async () => {
+    const organizationId = await factories.createOrg();
+    const revoked = await factories.createKey(organizationId, 'read,write', { revoked: true });
+    const readOnly = await factories.createKey(organizationId, 'read');
+    const refused = [
+      { method: 'GET' as const, headers: { 'x-api-key': revoked.apiKey }, status: 401 },
+      { method: 'POST' as const, headers: { 'x-api-key': readOnly.apiKey }, status: 403 },
+    ];
+    for (let i = 0; i < 3; i++) {
+      for (const { method, headers, status } of refused) {
+        const answer = await one.inject({
+          method,
+          url: '/api/payments',
+          headers,
+          payload: method === 'POST' ? {} : undefined,
+        });
+        expect(answer.statusCode).toBe(status);
+        expect(answer.headers['ratelimit-limit']).toBeUndefined();
+      }
+    }
+    const inactive = await factories.createMerchant();
+    await factories.setActive(inactive.organizationId, false);
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await two.inject({ method: 'GET', url: '/api/payments', headers: inactive.headers })).statusCode,
+      ).toBe(403);
+    }
+    await factories.setActive(inactive.organizationId, true);
+    const answer = await one.inject({ method: 'GET', url: '/api/payments', headers: inactive.headers });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['ratelimit-remaining']).toBe('3');
+    // Nothing was stored for the refused keys.
+    const counted = await orm.em
+      .fork()
+      .getConnection()
+      .execute('select key from rate_limit_window where key like ? or key like ?', [
+        `%${revoked.apiKeyId}`,
+        `%${readOnly.apiKeyId}`,
+      ]);
+    expect(counted).toEqual([]);
   });
 });
 
