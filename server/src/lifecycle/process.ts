@@ -6,6 +6,7 @@ import { type Database, openDatabase } from '../db/database.ts';
 import { startDatabaseClock } from '../db/database-clock.ts';
 import { type Notifications, startNotifications } from '../db/notifications.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
 
@@ -70,6 +71,7 @@ export async function startServiceParts(
     clock: parts.clock,
     logger,
     scheduler: parts.background.scheduler,
+    waiters: await startPaymentWaiters(parts.notifications),
   });
   shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
   return { ...parts, app };

@@ -3,7 +3,7 @@ import { readProcedure } from '../../../trpc/procedures.ts';
 import { preloadPayment } from '../../load-payment.ts';
 import { getPayment } from '../../read-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
+import { answerLiveRead, paymentsDeps, waitingRead } from '../payments-context.ts';
 
 export const getPaymentProcedure = readProcedure
   .meta({
@@ -22,4 +22,8 @@ export const getPaymentProcedure = readProcedure
   })
   .input(PaymentIdInput)
   .output(Payment)
-  .query(({ ctx, input }) => getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, ctx.preloaded));
+  .query(async ({ ctx, input }) => {
+    const wait = waitingRead(ctx);
+    const payment = await getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, ctx.preloaded, wait);
+    return answerLiveRead(ctx, payment, wait);
+  });

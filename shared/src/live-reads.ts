@@ -1,0 +1,50 @@
+/**
+ * Waiting reads (DESIGN.md "Live reads"): `GET /payments/{id}` with `If-None-Match: <ETag>` and
+ * `Prefer: wait=N` holds until the payment changes or N seconds pass. The server, the MSW kit
+ * and the dashboard share these rules.
+ */
+
+/** The longest wait a client may ask for; more is capped, and `Preference-Applied` says so. */
+export const MAX_WAIT_SECONDS = 60;
+
+/**
+ * The ETag of a payment as a client sees it: a hash of its JSON, so it changes whenever anything
+ * in the answer does (status, history, timestamps) and never otherwise. FNV-1a, twice with
+ * different seeds (64 bits): not for security, only to tell versions of one payment apart, and
+ * it runs the same in Node and in a browser (the MSW kit).
+ */
+export function paymentEtag(payment: unknown): string {
+  const text = JSON.stringify(payment);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x01000193) ^ (b >>> 13);
+  }
+  const hex = (value: number) => (value >>> 0).toString(16).padStart(8, '0');
+  return `"${hex(a)}${hex(b)}"`;
+}
+
+/**
+ * The `wait` preference of a `Prefer` header (RFC 7240; several headers joined by commas), in
+ * whole seconds, capped at MAX_WAIT_SECONDS; undefined when absent or not a number.
+ */
+export function preferredWaitSeconds(prefer: string | readonly string[] | undefined): number | undefined {
+  if (prefer === undefined) return undefined;
+  const text = typeof prefer === 'string' ? prefer : prefer.join(',');
+  for (const preference of text.split(',')) {
+    const match = /^\s*wait\s*=\s*"?(\d{1,9})"?\s*(;.*)?$/i.exec(preference);
+    if (match) return Math.min(Number(match[1]), MAX_WAIT_SECONDS);
+  }
+  return undefined;
+}
+
+/** Whether an `If-None-Match` header names this ETag (a list, or weak `W/` forms, included). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((candidate) => candidate.trim().replace(/^W\//, ''))
+    .some((candidate) => candidate === etag || candidate === '*');
+}
