@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Waiting reads (DESIGN.md "Live reads"): `GET /payments/{id}` with `If-None-Match: <ETag>` and
  * `Prefer: wait=N` holds until the payment changes or N seconds pass. The server, the MSW kit
@@ -48,3 +50,41 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     .map((candidate) => candidate.trim().replace(/^W\//, ''))
     .some((candidate) => candidate === etag || candidate === '*');
 }
+
+/** The request headers of a waiting read, as the OpenAPI document describes them. */
+export const WaitingReadRequestHeaders = z.object({
+  'If-None-Match': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'The `ETag` of the payment as you last read it. With `Prefer: wait=N`, the read is held until the payment ' +
+        'no longer matches it (or N seconds pass); a wrong or stale ETag answers at once. Alone it changes nothing.',
+      example: '"3f2a9c1d7e5b4a60"',
+    }),
+  Prefer: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        '`wait=N` (RFC 7240): with `If-None-Match`, hold the read up to N seconds (at most 60; more is capped) ' +
+        'for the payment to change, then answer 200 with it either way. Without `If-None-Match` it changes nothing.',
+      example: 'wait=30',
+    }),
+});
+
+/** The response headers of GET /payments/{id}. */
+export const WaitingReadResponseHeaders = z.object({
+  ETag: z.string().meta({
+    description:
+      'Identifies this state of the payment: it changes whenever the payment does. Send it back in `If-None-Match` to wait for the next change.',
+  }),
+  'Preference-Applied': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Present when the read honoured `Prefer: wait` (with `If-None-Match`): `wait=N`, the seconds actually ' +
+        'applied (capped at 60). Absent: this server does not wait, poll instead.',
+    }),
+});
