@@ -1,9 +1,11 @@
+import type { CreatedApiKey, DashboardPayment } from '@pis/shared';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { startNotifications } from '../../src/db/notifications.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { startPaymentWaiters } from '../../src/payments/payment-waiters.ts';
+import { DashboardBrowser, data } from '../dashboard/dashboard-browser.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { created, type Headers, type PaymentData, paymentBody, post } from '../payments/payment-fixtures.ts';
@@ -157,5 +159,26 @@ describe('GET /api/payments/{id} with If-None-Match and Prefer: wait', () => {
     expect(value.headers.etag).toBe(etag);
     expect(ms).toBeLessThan(1_500);
     expect((await closing).ms).toBeLessThan(1_000);
+  });
+});
+
+describe('dashboard.payments.get with ifNoneMatch and waitSeconds (the payment page, live)', () => {
+  test('held until the payment changes, over the session', async () => {
+    const b = new DashboardBrowser(app, '192.0.2.77');
+    await b.signUp();
+    const key = data<CreatedApiKey>(
+      await b.mutation('apiKeys.create', { name: 'Server', permissions: ['read', 'write'] }),
+    );
+    const keyHeaders = { 'x-api-key': key.secret };
+    const { paymentId } = await created(app, keyHeaders);
+    const page = data<DashboardPayment>(await b.query('payments.get', { paymentId }));
+    const waiting = timed(b.query('payments.get', { paymentId, ifNoneMatch: page.etag, waitSeconds: 20 }));
+    await waitingCount(1);
+    const change = timed(post(app, keyHeaders, `/api/payments/${paymentId}/mock-bank/approve`));
+    const [answer, changed] = await Promise.all([waiting, change]);
+    const live = data<DashboardPayment>(answer.value);
+    expect(live.payment.status).toBe('COMPLETED');
+    expect(live.etag).not.toBe(page.etag);
+    expect(answer.endedAt - changed.endedAt).toBeLessThan(200);
   });
 });
