@@ -6,7 +6,7 @@ import { type Database, openDatabase } from '../db/database.ts';
 import { startDatabaseClock } from '../db/database-clock.ts';
 import { type Notifications, startNotifications } from '../db/notifications.ts';
 import { createLogger, type Logger } from '../logger.ts';
-import { startPaymentWaiters } from '../payments/payment-waiters.ts';
+import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
 
@@ -61,20 +61,22 @@ export async function startServiceParts(
   background: Background;
   clock: Clock;
   notifications: Notifications;
+  waiters: PaymentWaiters;
   app: FastifyInstance;
 }> {
   const parts = await startBackgroundParts(options, shutdown);
   const { config, logger } = options;
+  const waiters = await startPaymentWaiters(parts.notifications);
   const app = await buildApp({
     config,
     orm: parts.database.orm,
     clock: parts.clock,
     logger,
     scheduler: parts.background.scheduler,
-    waiters: await startPaymentWaiters(parts.notifications),
+    waiters,
   });
   shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
-  return { ...parts, app };
+  return { ...parts, waiters, app };
 }
 
 /**
