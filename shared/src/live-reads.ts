@@ -42,13 +42,16 @@ export function preferredWaitSeconds(prefer: string | readonly string[] | undefi
   return undefined;
 }
 
-/** Whether an `If-None-Match` header names this ETag (a list, or weak `W/` forms, included). */
+/**
+ * Whether an `If-None-Match` header names this ETag (a list, or weak `W/` forms, included).
+ * `*` names none: a wait needs a state to wait for a change from, so it answers at once.
+ */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch
     .split(',')
     .map((candidate) => candidate.trim().replace(/^W\//, ''))
-    .some((candidate) => candidate === etag || candidate === '*');
+    .some((candidate) => candidate === etag);
 }
 
 /** The request headers of a waiting read, as the OpenAPI document describes them. */
