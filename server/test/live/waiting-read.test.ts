@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import type { CreatedApiKey, DashboardPayment } from '@pis/shared';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -77,6 +78,31 @@ describe('GET /api/payments/{id} with If-None-Match and Prefer: wait', () => {
     // From the change's answer (after its commit) to the waiter's answer.
     const afterChange = answer.endedAt - change.endedAt;
     expect(afterChange).toBeLessThan(200);
+  });
+
+  test('a waiting read returns within 200 ms of a change committed by another OS process', async () => {
+    const { paymentId } = await created(app, headers);
+    const etag = (await get(paymentId)).headers.etag as string;
+    const waiting = timed(get(paymentId, { 'if-none-match': etag, prefer: 'wait=30' }));
+    await waitingCount(1);
+    // An operator's SQL from a separate process: no code of ours on the writing side at all.
+    const script = `import pg from 'pg';
+      const client = new pg.Client({ connectionString: process.argv[1] });
+      await client.connect();
+      await client.query("update payment set updated_at = updated_at + interval '1 second' where id = $1", [process.argv[2]]);
+      await client.end();
+      process.stdout.write('committed');`;
+    const change = timed(
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, databaseUrl, paymentId]);
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
+      }),
+    );
+    const [answer, changed] = await Promise.all([waiting, change]);
+    expect(answer.value.headers.etag).not.toBe(etag);
+    // The child's exit follows its commit, so this over-counts by the process's exit time.
+    expect(answer.endedAt - changed.endedAt).toBeLessThan(200);
   });
 
   test('a read that times out returns the unchanged payment with the same ETag', async () => {
