@@ -47,6 +47,15 @@ async function waitingCount(count: number) {
   expect(waiters?.waiting).toBe(count);
 }
 
+/** A new payment and a read waiting (30 s) on its current ETag, once it waits. */
+async function waitingOnNewPayment() {
+  const { paymentId } = await created(app, headers);
+  const etag = (await get(paymentId)).headers.etag as string;
+  const waiting = timed(get(paymentId, { 'if-none-match': etag, prefer: 'wait=30' }));
+  await waitingCount(1);
+  return { paymentId, etag, waiting };
+}
+
 describe('GET /api/payments/{id} with If-None-Match and Prefer: wait', () => {
   test('every answer has an ETag that changes with the payment; without the headers nothing else changes', async () => {
     const { paymentId } = await created(app, headers, paymentBody({ mockBank: { preset: 'realistic' } }));
@@ -65,10 +74,7 @@ describe('GET /api/payments/{id} with If-None-Match and Prefer: wait', () => {
   });
 
   test('a waiting read returns within 200 ms of a change made by another instance', async () => {
-    const { paymentId } = await created(app, headers);
-    const etag = (await get(paymentId)).headers.etag as string;
-    const waiting = timed(get(paymentId, { 'if-none-match': etag, prefer: 'wait=30' }));
-    await waitingCount(1);
+    const { paymentId, etag, waiting } = await waitingOnNewPayment();
     const changed = timed(post(other, headers, `/api/payments/${paymentId}/mock-bank/approve`));
     const [answer, change] = await Promise.all([waiting, changed]);
     const payment = expectSuccess<PaymentData>(answer.value);
@@ -81,10 +87,7 @@ describe('GET /api/payments/{id} with If-None-Match and Prefer: wait', () => {
   });
 
   test('a waiting read returns within 200 ms of a change committed by another OS process', async () => {
-    const { paymentId } = await created(app, headers);
-    const etag = (await get(paymentId)).headers.etag as string;
-    const waiting = timed(get(paymentId, { 'if-none-match': etag, prefer: 'wait=30' }));
-    await waitingCount(1);
+    const { paymentId, etag, waiting } = await waitingOnNewPayment();
     // An operator's SQL from a separate process: no code of ours on the writing side at all.
     const script = `import pg from 'pg';
       const client = new pg.Client({ connectionString: process.argv[1] });
