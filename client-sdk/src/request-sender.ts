@@ -33,6 +33,14 @@ export interface ApiRequest {
    */
   retrySafe: boolean;
   signal?: AbortSignal | undefined;
+  /** This request's own time limit, instead of the client's (a waiting read: its wait plus that). */
+  timeoutMs?: number | undefined;
+}
+
+/** An answer's `data` and its response headers (ETag, Preference-Applied). */
+export interface ApiAnswer<T> {
+  data: T;
+  headers: Headers;
 }
 
 /**
@@ -58,13 +66,23 @@ export class RequestSender {
     this.#maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_MAX_RETRIES);
   }
 
+  /** The client's time limit for one request. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
   /** Sends the request (retrying when allowed) and returns the envelope's `data`. */
   async send<T>(request: ApiRequest): Promise<T> {
+    return (await this.sendForAnswer<T>(request)).data;
+  }
+
+  /** As `send`, with the response headers too. */
+  async sendForAnswer<T>(request: ApiRequest): Promise<ApiAnswer<T>> {
     const url = this.#url(request.path, request.query);
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(request.signal);
       try {
-        return (await this.#attempt(url, request)) as T;
+        return (await this.#attempt(url, request)) as ApiAnswer<T>;
       } catch (error) {
         throwIfAborted(request.signal);
         if (!request.retrySafe || attempt >= this.#maxRetries || !isRetryableFailure(error)) throw error;
@@ -84,7 +102,7 @@ export class RequestSender {
     return `${this.#baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async #attempt(url: string, request: ApiRequest): Promise<unknown> {
+  async #attempt(url: string, request: ApiRequest): Promise<ApiAnswer<unknown>> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'x-api-key': this.#apiKey,
@@ -97,10 +115,11 @@ export class RequestSender {
     // and it covers reading the body too, not only the headers.
     const controller = new AbortController();
     let timedOut = false;
+    const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.#timeoutMs);
+    }, timeoutMs);
     const onCallerAbort = () => controller.abort(request.signal?.reason);
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
@@ -119,11 +138,11 @@ export class RequestSender {
         throw this.#redirectError(response);
       }
       const text = await response.text();
-      return unwrapEnvelope(response, text);
+      return { data: unwrapEnvelope(response, text), headers: response.headers };
     } catch (error) {
       if (error instanceof PaymentsApiError) throw error;
       throwIfAborted(request.signal);
-      if (timedOut) throw new PaymentsTimeoutError(this.#timeoutMs);
+      if (timedOut) throw new PaymentsTimeoutError(timeoutMs);
       const reason = error instanceof Error ? error.message : String(error);
       throw new PaymentsConnectionError(`Could not reach the payments API: ${reason}`, error);
     } finally {

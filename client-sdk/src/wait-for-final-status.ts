@@ -1,4 +1,4 @@
-import { isTerminal } from '@pis/shared';
+import { isTerminal, MAX_WAIT_SECONDS } from '@pis/shared';
 import { PaymentsWaitTimeoutError } from './errors.ts';
 import { nextPollDelayMs } from './polling-schedule.ts';
 import { isRetryableFailure } from './retry-policy.ts';
@@ -25,13 +25,35 @@ export interface WaitForFinalStatusOptions {
   timeoutMs?: number | undefined;
 }
 
+/** What one read of the payment answered: the payment, its ETag, and whether the server waited. */
+export interface PaymentRead {
+  payment: Payment;
+  /** The `ETag` header, when the server sends one. */
+  etag: string | undefined;
+  /** `Preference-Applied` came back: the server honours `Prefer: wait` (it waited, or had news at once). */
+  waitHonoured: boolean;
+}
+
+/** A read that may wait: `If-None-Match: etag` and `Prefer: wait=waitSeconds`. */
+export interface ReadCondition {
+  etag: string;
+  waitSeconds: number;
+}
+
+export type ReadPayment = (signal: AbortSignal, condition?: ReadCondition) => Promise<PaymentRead>;
+
 /**
- * Reads the payment on the schedule of `polling-schedule.ts` until its status is final.
+ * Reads the payment until its status is final. When the service honours `Prefer: wait` (it
+ * answers `Preference-Applied`), each read after the first waits on the server until the
+ * payment changes: one read per change, answered the moment it happens. A service that does not
+ * (any server that implements the spec) is read on the schedule of `polling-schedule.ts`; the
+ * one waiting read that found out counts as that schedule's read.
+ *
  * A read that fails in a way worth retrying (no answer, 5xx, 429: already retried by the client)
  * is skipped and the schedule goes on; any other failure (401, 404, ...) ends the wait.
  */
 export const waitForFinalStatus = async (
-  read: (signal: AbortSignal) => Promise<Payment>,
+  read: ReadPayment,
   options: WaitForFinalStatusOptions = {},
 ): Promise<FinalPayment> => {
   const { signal, onUpdate } = options;
@@ -53,12 +75,22 @@ export const waitForFinalStatus = async (
   let last: Payment | undefined;
   let lastFailure: unknown;
   const timedOut = () => new PaymentsWaitTimeoutError(timeoutMs, last, lastFailure);
+  // Unknown until a waiting read has been answered: then `true` (wait again at once) or `false` (poll).
+  let serverWaits: boolean | undefined;
+  let etag: string | undefined;
 
   try {
     for (;;) {
       const readStartedAt = Date.now();
+      const waitSeconds = Math.min(MAX_WAIT_SECONDS, Math.floor((deadline - readStartedAt) / 1000));
+      const condition =
+        etag !== undefined && serverWaits !== false && waitSeconds >= 1 ? { etag, waitSeconds } : undefined;
+      let failed = false;
       try {
-        const payment = await read(reads.signal);
+        const answer = await read(reads.signal, condition);
+        const { payment } = answer;
+        if (condition) serverWaits = answer.waitHonoured;
+        etag = answer.etag;
         if (payment.status !== last?.status) {
           last = payment;
           await onUpdate?.(payment);
@@ -70,7 +102,12 @@ export const waitForFinalStatus = async (
         if (reads.signal.aborted) throw timedOut();
         if (!isRetryableFailure(error)) throw error;
         lastFailure = error;
+        failed = true;
       }
+      // The server waits (or may: the first read gave an ETag, find out at once): read again
+      // now, unless less than a second is left to wait or the read failed (then the poll gap).
+      const canWait = etag !== undefined && serverWaits !== false && deadline - Date.now() >= 1000;
+      if (canWait && !failed) continue;
       const nextReadAt = readStartedAt + nextPollDelayMs(readStartedAt - startedAt);
       // Reads happen strictly before the deadline: one due exactly at it would be cut off anyway.
       if (nextReadAt >= deadline) {

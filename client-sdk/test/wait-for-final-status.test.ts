@@ -144,3 +144,105 @@ describe('waitForFinalStatus schedule', () => {
     expect(requests).toHaveLength(2);
   });
 });
+
+/**
+ * A server that implements waiting reads: the payment takes `steps` at the given seconds after
+ * the wait began; a read with the current ETag and `Prefer: wait=N` is held (on the fake clock)
+ * until the next step or N seconds. `honours: false`: it sends ETags but never waits.
+ */
+const waitingServer = (steps: Array<[seconds: number, status: PaymentStatus]>, honours = true) => {
+  const requests: SeenRequest[] = [];
+  const statusAt = (ms: number) => steps.filter(([at]) => at * 1000 <= ms - start).at(-1)?.[1] ?? 'PENDING';
+  const answer = (status: PaymentStatus, waited: string | undefined) =>
+    new Response(JSON.stringify({ success: true, data: paymentFixture(status) }), {
+      headers: {
+        'content-type': 'application/json',
+        etag: `"${status}"`,
+        ...(waited ? { 'preference-applied': waited } : {}),
+      },
+    });
+  const fetch = async (input: string, init: RequestInit): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    requests.push({
+      method: 'GET',
+      url: new URL(input),
+      headers,
+      body: undefined,
+      redirect: init.redirect,
+      at: Date.now(),
+    });
+    const status = statusAt(Date.now());
+    const ifNoneMatch = headers.get('if-none-match');
+    const wait = /wait=(\d+)/.exec(headers.get('prefer') ?? '')?.[1];
+    if (!honours || !ifNoneMatch || !wait) return answer(status, undefined);
+    const applied = `wait=${Math.min(Number(wait), 60)}`;
+    if (ifNoneMatch !== `"${status}"`) return answer(status, applied);
+    const until = Date.now() + Math.min(Number(wait), 60) * 1000;
+    const nextStep = steps.map(([at]) => start + at * 1000).find((at) => at > Date.now()) ?? Infinity;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(until, nextStep) - Date.now()));
+    return answer(statusAt(Date.now()), applied);
+  };
+  return { fetch, requests };
+};
+
+/** Every status, one step each: PENDING at once, COMPLETED after 90 s. */
+const SIX_STEPS: Array<[number, PaymentStatus]> = [
+  [0, 'PENDING'],
+  [2, 'AUTHORIZING'],
+  [4, 'AUTHORIZED'],
+  [9, 'SUBMITTED'],
+  [19, 'ACCEPTED'],
+  [90, 'COMPLETED'],
+];
+
+describe('waitForFinalStatus with a server that waits (Prefer: wait)', () => {
+  it('reads once per change, each answered the moment it happens: 7 reads for six steps over 90 s', async () => {
+    const server = waitingServer(SIX_STEPS);
+    const seen: Array<[number, PaymentStatus]> = [];
+    const result = await settle(
+      clientFor(server.fetch).payments.waitForFinalStatus(PAYMENT_ID, {
+        onUpdate: (payment: Payment) => {
+          seen.push([(Date.now() - start) / 1000, payment.status]);
+        },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'COMPLETED' });
+    // Every step seen at the very second it happened.
+    expect(seen).toEqual(SIX_STEPS);
+    // The first read, one per change, and one wait of 60 s that ran out between 19 s and 90 s
+    // (against 41 reads on the spec's schedule).
+    expect(secondsOf(server.requests)).toEqual([0, 0, 2, 4, 9, 19, 79]);
+    expect(server.requests[0]?.headers.get('prefer')).toBeNull();
+    expect(server.requests[1]?.headers.get('if-none-match')).toBe('"PENDING"');
+    expect(server.requests[1]?.headers.get('prefer')).toBe('wait=60');
+  });
+
+  it('never asks to wait longer than its own timeout leaves', async () => {
+    const server = waitingServer([[0, 'AUTHORIZED']]);
+    const error = await settle(
+      clientFor(server.fetch).payments.waitForFinalStatus(PAYMENT_ID, { timeoutMs: 10_500 }),
+    );
+    expect(error).toBeInstanceOf(PaymentsWaitTimeoutError);
+    // With half a second left after the wait, a last plain read.
+    expect(server.requests.map((r) => r.headers.get('prefer'))).toEqual([null, 'wait=10', null]);
+  });
+
+  it("falls back to the spec's schedule when the server sends ETags but does not wait", async () => {
+    const server = waitingServer(SIX_STEPS, false);
+    const seen: PaymentStatus[] = [];
+    const result = await settle(
+      clientFor(server.fetch).payments.waitForFinalStatus(PAYMENT_ID, {
+        onUpdate: (payment: Payment) => {
+          seen.push(payment.status);
+        },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'COMPLETED' });
+    expect(seen).toEqual(SIX_STEPS.map(([, status]) => status));
+    // One waiting read at once finds out, then the schedule: every 3 s to 60 s, then each minute.
+    expect(secondsOf(server.requests)).toEqual([
+      0, 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54, 57, 60, 120,
+    ]);
+    expect(server.requests.slice(2).every((r) => r.headers.get('prefer') === null)).toBe(true);
+  });
+});

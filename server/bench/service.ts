@@ -8,10 +8,13 @@ import { GracefulShutdown } from '../src/lifecycle/graceful-shutdown.ts';
 import { startServiceParts } from '../src/lifecycle/process.ts';
 import { createLogger } from '../src/logger.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
+import type { PaymentWaiters } from '../src/payments/payment-waiters.ts';
 
 /** The service composed as `npm start` composes it (API + worker in one process), on a given database. */
 export interface Service {
   app: FastifyInstance;
+  /** This process's waiting reads (GET with Prefer: wait). */
+  waiters: PaymentWaiters;
   database: Database;
   background: Background;
   config: Config;
@@ -27,7 +30,7 @@ export interface Service {
 export async function startService(
   databaseUrl: string,
   dataDir: string,
-  options: { countRateLimits?: boolean } = {},
+  options: { countRateLimits?: boolean; runWorker?: boolean } = {},
 ): Promise<Service> {
   const unreachable = '1000000000';
   const config = loadConfig(
@@ -36,7 +39,7 @@ export async function startService(
       // An external database means a deployment, which must bring its own link secret.
       LINK_SIGNING_SECRET: randomBytes(32).toString('base64url'),
       LOG_LEVEL: 'warn',
-      RUN_WORKER: 'true',
+      RUN_WORKER: options.runWorker === false ? 'false' : 'true',
       ...(options.countRateLimits
         ? { RATE_LIMITS: 'on', RATE_LIMIT_API_READS: unreachable, RATE_LIMIT_API_WRITES: unreachable }
         : { RATE_LIMITS: 'off' }),
@@ -45,7 +48,7 @@ export async function startService(
   );
   const logger = createLogger(config.logLevel, 'stderr');
   const shutdown = new GracefulShutdown(logger);
-  const { database, background, app, clock } = await startServiceParts(
+  const { database, background, app, clock, waiters } = await startServiceParts(
     { config, logger, runWorker: config.runWorker },
     shutdown,
   );
@@ -57,6 +60,7 @@ export async function startService(
   );
   return {
     app,
+    waiters,
     database,
     background,
     config,

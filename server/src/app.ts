@@ -19,6 +19,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { webApp } from './http/web-app.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
+import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
 import { type AppRouter, appRouter } from './trpc/app-router.ts';
@@ -27,12 +28,14 @@ import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
 
 export interface BuildAppOptions
-  extends Omit<AppServices, 'configuredProviders' | 'providers' | 'scheduler'> {
+  extends Omit<AppServices, 'configuredProviders' | 'providers' | 'scheduler' | 'waiters'> {
   configuredProviders?: readonly string[];
   /** Default: the Mock bank only. */
   providers?: ProviderRegistry;
   /** Default: none (reads and the sweep still catch payments up); `main.ts` passes pg-boss's. */
   scheduler?: PaymentScheduler;
+  /** Default: none (a read never waits); `main.ts` passes the process's, on its listening connection. */
+  waiters?: PaymentWaiters;
   logger?: Logger;
 }
 
@@ -54,6 +57,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     configuredProviders: options.configuredProviders ?? providers.codes(),
     providers,
     scheduler: options.scheduler ?? noopPaymentScheduler,
+    waiters: options.waiters ?? noPaymentWaiters,
   };
   const app = Fastify({
     loggerInstance: (options.logger ?? silentLogger()) as FastifyBaseLogger,
@@ -77,6 +81,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.addHook('onRequest', echoRequestId);
+  // Before close waits for in-flight requests: waiting reads answer now, with the current state.
+  app.addHook('preClose', async () => services.waiters.drain());
   envelopeErrors(app);
   await securityHeaders(app, { publicBaseUrl: options.config.publicBaseUrl });
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { awaitsDecision } from './lifecycle.ts';
+import { MAX_WAIT_SECONDS } from './live-reads.ts';
 import { ApprovalTiming, RejectReason } from './mock-bank.ts';
 import { Payment, PaymentIdInput } from './payments.ts';
 import { MOCK_PROVIDER } from './primitives.ts';
@@ -142,8 +143,20 @@ export const paymentActions = (payment: Pick<Payment, 'status' | 'provider'>): P
   return { cancel: !isTerminal(payment.status), approve: decidable, reject: decidable };
 };
 
+/**
+ * A payment's page, read live: with the `etag` of the last answer and `waitSeconds`, the read is
+ * held until the payment changes (as GET /payments/{id} with If-None-Match and Prefer: wait).
+ */
+export const DashboardPaymentInput = PaymentIdInput.extend({
+  ifNoneMatch: z.string().max(100).optional(),
+  waitSeconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).optional(),
+});
+export type DashboardPaymentInput = z.infer<typeof DashboardPaymentInput>;
+
 export const DashboardPayment = z.object({
   payment: Payment,
+  /** Changes whenever the payment does; hand it back as `ifNoneMatch` to wait for the next change. */
+  etag: z.string(),
   actions: PaymentActions,
   /** The customer's page while the payment still waits for them (null otherwise). */
   customerLink: z.object({ url: z.string(), expiresAt: z.iso.datetime() }).nullable(),

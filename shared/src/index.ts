@@ -6,6 +6,7 @@ export * from './errors.ts';
 export * from './ids.ts';
 export * from './json-input.ts';
 export * from './lifecycle.ts';
+export * from './live-reads.ts';
 export * from './mock-bank.ts';
 export * from './pages.ts';
 export * from './payments.ts';

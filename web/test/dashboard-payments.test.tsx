@@ -207,3 +207,33 @@ describe('payment page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Payment not found' })).toBeTruthy();
   });
 });
+
+describe('payment page, live', () => {
+  it('each read after the first waits on the server (etag + waitSeconds); the status moves on its own', async () => {
+    const inputs: Array<Record<string, unknown>> = [];
+    const authorized = paymentView({ payment: payment({ status: 'AUTHORIZED' }) });
+    const completed = paymentView({
+      payment: payment({ status: 'COMPLETED' }),
+      customerLink: null,
+      actions: { cancel: false, approve: false, reject: false },
+    });
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.get', async (input) => {
+        inputs.push(input as Record<string, unknown>);
+        if (inputs.length === 1) return authorized;
+        // The server holds the read until the payment changes.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return completed;
+      }),
+    );
+    renderAt('/dashboard/payments/pay_1');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toContain('AUTHORIZED');
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('COMPLETED'));
+    expect(inputs[0]).toEqual({ paymentId: 'pay_1' });
+    expect(inputs[1]).toEqual({ paymentId: 'pay_1', ifNoneMatch: authorized.etag, waitSeconds: 25 });
+    // Final: no more reads.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(inputs).toHaveLength(2);
+  });
+});

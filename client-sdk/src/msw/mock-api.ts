@@ -8,6 +8,7 @@ import {
 import type { RequestHandler } from 'msw';
 import { createHandlers, type QueuedFailure } from './mock-handlers.ts';
 import { MockStore } from './mock-store.ts';
+import { MockWaits } from './mock-waits.ts';
 
 /** Options of {@link createMockApi}. */
 export interface MockApiOptions {
@@ -87,6 +88,12 @@ const matches = (failure: QueuedFailure, method: string, path: string) =>
 export const createMockApi = (options: MockApiOptions): MockApi => {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const store = new MockStore(baseUrl);
+  const waits = new MockWaits();
+  /** A control's change wakes held reads (`GET` with `Prefer: wait`) at once. */
+  const waking = <T>(result: T): T => {
+    waits.wake();
+    return result;
+  };
   // Looked up at every call, so fake timers installed after this point still move the mock's time.
   const readClock = options.now ?? (() => Date.now());
   let offsetMs = 0;
@@ -102,12 +109,13 @@ export const createMockApi = (options: MockApiOptions): MockApi => {
   };
 
   const controls: MockApiControls = {
-    approve: (paymentId, scenario) => store.approve(paymentId, scenario, now()),
-    reject: (paymentId, reason) => store.reject(paymentId, reason, now()),
-    chooseBank: (paymentId, bankId) => store.chooseBank(paymentId, bankId, now()),
+    approve: (paymentId, scenario) => waking(store.approve(paymentId, scenario, now())),
+    reject: (paymentId, reason) => waking(store.reject(paymentId, reason, now())),
+    chooseBank: (paymentId, bankId) => waking(store.chooseBank(paymentId, bankId, now())),
     advanceTime: (ms) => {
       if (!(ms >= 0)) throw new RangeError('advanceTime needs a non-negative number of ms');
       offsetMs += ms;
+      waits.wake();
     },
     now,
     returnUrlFor: (paymentId) => {
@@ -124,11 +132,12 @@ export const createMockApi = (options: MockApiOptions): MockApi => {
       store.reset();
       failures = [];
       offsetMs = 0;
+      waits.wake();
     },
   };
 
   return {
-    handlers: createHandlers({ baseUrl, apiKey: options.apiKey, store, now, takeFailure }),
+    handlers: createHandlers({ baseUrl, apiKey: options.apiKey, store, now, takeFailure, waits }),
     controls,
   };
 };

@@ -5,12 +5,15 @@ import {
   detailsFromZodError,
   ERROR_KINDS,
   type ErrorBody,
+  etagMatches,
   ListBanksQuery,
   ListPaymentsQuery,
   MESSAGES,
   PaymentIdInput,
   parseIdempotencyKey,
   parseJsonObjectBody,
+  paymentEtag,
+  preferredWaitSeconds,
   SandboxApproveInput,
   SandboxRejectInput,
   unusableInputDetails,
@@ -19,6 +22,7 @@ import {
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import type { z } from 'zod';
 import type { MockStore } from './mock-store.ts';
+import type { MockWaits } from './mock-waits.ts';
 
 /** A failure queued with `controls.failNext`. */
 export interface QueuedFailure {
@@ -45,6 +49,8 @@ export interface HandlerContext {
   now: () => Date;
   /** Removes and returns the first queued failure matching this request, if any. */
   takeFailure: (method: string, path: string) => QueuedFailure | undefined;
+  /** Held reads, woken after every request that may have changed something. */
+  waits: MockWaits;
 }
 
 type Route = (args: {
@@ -52,7 +58,8 @@ type Route = (args: {
   params: Record<string, string | readonly string[] | undefined>;
 }) => Promise<Response> | Response;
 
-const success = (data: unknown, status = 200) => HttpResponse.json({ success: true, data }, { status });
+const success = (data: unknown, status = 200, headers?: Record<string, string>) =>
+  HttpResponse.json({ success: true, data }, { status, ...(headers ? { headers } : {}) });
 
 const failure = (status: number, error: ErrorBody, headers?: Record<string, string>) =>
   HttpResponse.json({ success: false, error }, { status, ...(headers ? { headers } : {}) });
@@ -112,7 +119,9 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
         if (!key || (context.apiKey !== undefined && key !== context.apiKey)) {
           throw new AppError('UNAUTHORIZED', MESSAGES.invalidApiKey);
         }
-        return await handler(args);
+        const response = await handler(args);
+        if (args.request.method !== 'GET') context.waits.wake();
+        return response;
       } catch (error) {
         if (error instanceof AppError) return appFailure(error);
         const message = error instanceof Error ? error.message : String(error);
@@ -145,7 +154,28 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
     ),
     http.get(
       api('/payments/:paymentId'),
-      route(({ params }) => success(store.get(paymentIdOf(params), now()))),
+      route(async ({ request, params }) => {
+        const paymentId = paymentIdOf(params);
+        const ifNoneMatch = request.headers.get('if-none-match') ?? undefined;
+        const waitSeconds = preferredWaitSeconds(request.headers.get('prefer') ?? undefined);
+        const waits = ifNoneMatch !== undefined && waitSeconds !== undefined;
+        const etagNow = () => paymentEtag(store.get(paymentId, now()));
+        // As the service: an unknown payment is 404 at once; a current ETag holds the read.
+        if (waits && etagMatches(ifNoneMatch, etagNow())) {
+          const deadline = now().getTime() + waitSeconds * 1000;
+          await context.waits.until(
+            () => !etagMatches(ifNoneMatch, etagNow()),
+            deadline,
+            () => now().getTime(),
+            request.signal,
+          );
+        }
+        const payment = store.get(paymentId, now());
+        return success(payment, 200, {
+          etag: paymentEtag(payment),
+          ...(waits ? { 'preference-applied': `wait=${waitSeconds}` } : {}),
+        });
+      }),
     ),
     http.post(
       api('/payments/:paymentId/sync'),

@@ -151,8 +151,11 @@ export class PaymentsResource {
 
   /**
    * Reads the payment until its status is final (`COMPLETED`, `FAILED`, `CANCELLED`, `EXPIRED`)
-   * and resolves with it. Schedule (the spec's client guidance): a read at once, then every 3 s
-   * until 60 s have passed (t = 3, 6, ..., 60 s), then every 60 s (t = 120, 180, ... s).
+   * and resolves with it. When the service waits on reads (`Prefer: wait`, answered with
+   * `Preference-Applied`), each read after the first is held by the service until the payment
+   * changes: one read per change, seen the moment it happens. Otherwise (any server that only
+   * implements the spec) the spec's client guidance: a read at once, then every 3 s until 60 s
+   * have passed (t = 3, 6, ..., 60 s), then every 60 s (t = 120, 180, ... s).
    * `onUpdate` sees each status change; `signal` stops the wait; after `timeoutMs`
    * (default 15 min) it rejects with `PaymentsWaitTimeoutError`.
    */
@@ -161,7 +164,27 @@ export class PaymentsResource {
     options: WaitForFinalStatusOptions = {},
   ): Promise<FinalPayment> {
     paymentIdSegment(paymentId, 'paymentId');
-    return waitForFinalStatus((signal) => this.get(paymentId, { signal }), options);
+    const path = `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}`;
+    return waitForFinalStatus(async (signal, condition) => {
+      const { data, headers } = await this.#sender.sendForAnswer<Payment>({
+        method: 'GET',
+        path,
+        retrySafe: true,
+        signal,
+        ...(condition
+          ? {
+              headers: { 'if-none-match': condition.etag, prefer: `wait=${condition.waitSeconds}` },
+              // The server holds the answer for up to the wait: the client's limit comes on top.
+              timeoutMs: this.#sender.timeoutMs + condition.waitSeconds * 1000,
+            }
+          : {}),
+      });
+      return {
+        payment: data,
+        etag: headers.get('etag') ?? undefined,
+        waitHonoured: headers.has('preference-applied'),
+      };
+    }, options);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface Target {
   publicBaseUrl: string;
   /** A client with a read+write key of a fresh organization. */
   client: () => Promise<PaymentsClient>;
+  /** The same, with its key (for requests the SDK does not make as such). */
+  merchant: () => Promise<{ client: PaymentsClient; apiKey: string }>;
   /** A client whose key the target does not know. */
   stranger: PaymentsClient;
   /** Moves the target's clock (the server's injected clock; the kit's `now`). */
@@ -25,7 +27,7 @@ const clientOptions = { maxRetries: 0 } as const;
 
 /** The real service: Fastify app on an embedded Postgres (server/test harness), listening on a port. */
 export const serverTarget = async (): Promise<Target> => {
-  const { app, clock, config, factories } = await createTestApp();
+  const { app, clock, config, factories } = await createTestApp({ waiting: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -36,6 +38,10 @@ export const serverTarget = async (): Promise<Target> => {
     client: async () => {
       const { apiKey } = await factories.createMerchant();
       return new PaymentsClient({ apiKey, baseUrl, ...clientOptions });
+    },
+    merchant: async () => {
+      const { apiKey } = await factories.createMerchant();
+      return { apiKey, client: new PaymentsClient({ apiKey, baseUrl, ...clientOptions }) };
     },
     stranger: new PaymentsClient({ apiKey: 'pis_unknown_0000000000000000', baseUrl, ...clientOptions }),
     advance: (ms) => clock.advance(ms),
@@ -61,6 +67,10 @@ export const mswTarget = (): Target => {
     client: async () => {
       api.controls.reset();
       return new PaymentsClient({ apiKey, baseUrl, ...clientOptions });
+    },
+    merchant: async () => {
+      api.controls.reset();
+      return { apiKey, client: new PaymentsClient({ apiKey, baseUrl, ...clientOptions }) };
     },
     stranger: new PaymentsClient({ apiKey: 'pis_unknown_0000000000000000', baseUrl, ...clientOptions }),
     advance: (ms) => clock.advance(ms),

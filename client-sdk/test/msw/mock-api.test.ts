@@ -194,10 +194,11 @@ describe('the Mock bank and time', () => {
       onUpdate: (p) => void seen.push([(Date.now() - start) / 1000, p.status]),
     });
     expect(payment.status).toBe('COMPLETED');
-    // realistic: SUBMITTED at 5 s, ACCEPTED at 15 s, COMPLETED at 60 s; reads every 3 s.
+    // realistic: SUBMITTED at 5 s, ACCEPTED at 15 s, COMPLETED at 60 s; the kit holds each read
+    // (Prefer: wait) until the step falls due, so each is seen at its very second.
     expect(seen).toEqual([
       [0, 'AUTHORIZED'],
-      [6, 'SUBMITTED'],
+      [5, 'SUBMITTED'],
       [15, 'ACCEPTED'],
       [60, 'COMPLETED'],
     ]);
@@ -341,5 +342,85 @@ describe('seeded banks', () => {
     expect((await client.payments.create({ ...order, bankId: 'test-bank-1' })).bankId).toBe('test-bank-1');
     controls.reset();
     expect(await errorOf(client.banks.get('test-bank-1'))).toMatchObject({ status: 404 });
+  });
+});
+
+describe('waiting reads (If-None-Match + Prefer: wait), as the service', () => {
+  const read = (paymentId: string, headers: Record<string, string> = {}) =>
+    fetch(`${baseUrl}/api/payments/${paymentId}`, { headers: { 'x-api-key': 'pis_test_key', ...headers } });
+
+  it('answers an ETag; a current one with Prefer: wait is held until a control changes the payment', async () => {
+    const { paymentId } = await client.payments.create(order);
+    const first = await read(paymentId);
+    const etag = first.headers.get('etag') as string;
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers.get('preference-applied')).toBeNull();
+    let answered = false;
+    const held = read(paymentId, { 'if-none-match': etag, prefer: 'wait=30' }).then((response) => {
+      answered = true;
+      return response;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    controls.approve(paymentId);
+    const response = await held;
+    expect(response.headers.get('preference-applied')).toBe('wait=30');
+    expect(response.headers.get('etag')).not.toBe(etag);
+    expect(((await response.json()) as { data: { status: string } }).data.status).toBe('COMPLETED');
+  });
+
+  it('moving fake time wakes a waiter when a timeline step falls due, and ends a wait that runs out', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const { paymentId } = await client.payments.create(order);
+    controls.approve(paymentId, { preset: 'realistic' });
+    const etag = (await read(paymentId)).headers.get('etag') as string;
+    const held = read(paymentId, { 'if-none-match': etag, prefer: 'wait=60' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    const stepped = await held;
+    expect(((await stepped.json()) as { data: { status: string } }).data.status).toBe('SUBMITTED');
+    // Nothing more until 15 s: a 2 s wait runs out and answers the same ETag.
+    const next = stepped.headers.get('etag') as string;
+    const timedOut = read(paymentId, { 'if-none-match': next, prefer: 'wait=2' });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect((await timedOut).headers.get('etag')).toBe(next);
+  });
+
+  it('a stale ETag answers at once; wait above 60 is capped and said; unknown payment 404', async () => {
+    const { paymentId } = await client.payments.create(order);
+    const stale = (await read(paymentId)).headers.get('etag') as string;
+    controls.approve(paymentId);
+    const answer = await read(paymentId, { 'if-none-match': stale, prefer: 'wait=600' });
+    expect(answer.headers.get('preference-applied')).toBe('wait=60');
+    expect(answer.status).toBe(200);
+    const missing = await read('pay_ZYXWVUTSRQPONMLKJIHGFEDC', { 'if-none-match': stale, prefer: 'wait=5' });
+    expect(missing.status).toBe(404);
+  });
+
+  it('the SDK waits on the kit: one read per change', async () => {
+    const { paymentId } = await client.payments.create(order);
+    const seen: string[] = [];
+    let reads = 0;
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'GET' && request.url.endsWith(paymentId)) reads += 1;
+    });
+    const waiting = client.payments.waitForFinalStatus(paymentId, {
+      onUpdate: (payment) => {
+        seen.push(payment.status);
+      },
+    });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+    await pause();
+    // SUBMITTED at 2 s, ACCEPTED at 8 s, COMPLETED at 20 s; each move of the kit's clock wakes the read.
+    controls.approve(paymentId, { completeAfterSeconds: 20 });
+    for (const ms of [2_000, 6_000, 12_000]) {
+      await pause();
+      controls.advanceTime(ms);
+    }
+    const final = await waiting;
+    server.events.removeAllListeners();
+    expect(final.status).toBe('COMPLETED');
+    expect(seen).toEqual(['AUTHORIZING', 'AUTHORIZED', 'SUBMITTED', 'ACCEPTED', 'COMPLETED']);
+    // The first read, then one held read per change (four): a polling client reads 9 times by 20 s.
+    expect(reads).toBe(5);
   });
 });

@@ -1,6 +1,7 @@
 import {
   DashboardApproveInput,
   DashboardPayment,
+  DashboardPaymentInput,
   DashboardRejectInput,
   ListPaymentsQuery,
   Payment,
@@ -26,9 +27,16 @@ export const paymentsRouter = router({
     .query(({ ctx, input }) => listPayments(paymentsDeps(ctx), ctx.caller, input)),
 
   get: sessionQuery
-    .input(PaymentIdInput)
+    .input(DashboardPaymentInput)
     .output(DashboardPayment)
-    .query(({ ctx, input }) => dashboardPayment(paymentsDeps(ctx), ctx.caller, input.paymentId)),
+    .query(({ ctx, input, signal }) =>
+      dashboardPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, {
+        waiters: ctx.services.waiters,
+        ifNoneMatch: input.ifNoneMatch,
+        waitSeconds: input.waitSeconds,
+        signal,
+      }),
+    ),
 
   cancel: sessionMutation
     .input(PaymentIdInput)

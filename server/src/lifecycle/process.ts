@@ -4,7 +4,9 @@ import type { Clock } from '../clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { startDatabaseClock } from '../db/database-clock.ts';
+import { type Notifications, startNotifications } from '../db/notifications.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
 
@@ -19,10 +21,19 @@ export type PartsOptions = { config: Config; logger: Logger; clock?: Clock; runW
 export async function startBackgroundParts(
   options: PartsOptions,
   shutdown: GracefulShutdown,
-): Promise<{ database: Database; background: Background; clock: Clock }> {
+): Promise<{ database: Database; background: Background; clock: Clock; notifications: Notifications }> {
   const { config, logger } = options;
   const database = await openDatabase(config, logger);
-  shutdown.add('database', () => database.close(), STEP_BUDGET_MS.database);
+  // The process's one listening connection (connected on first use), closed with the pool.
+  const notifications = startNotifications({ databaseUrl: database.url, logger });
+  shutdown.add(
+    'database',
+    async () => {
+      await notifications.close();
+      await database.close();
+    },
+    STEP_BUDGET_MS.database,
+  );
   let clock = options.clock;
   if (!clock) {
     const databaseClock = await startDatabaseClock(database.orm.em, logger);
@@ -38,25 +49,34 @@ export async function startBackgroundParts(
     runWorker: options.runWorker,
   });
   shutdown.add('background', () => background.stop(), STEP_BUDGET_MS.background);
-  return { database, background, clock };
+  return { database, background, clock, notifications };
 }
 
 /** The whole service as `npm start` runs it: the background parts plus the HTTP app (stopped first). */
 export async function startServiceParts(
   options: PartsOptions,
   shutdown: GracefulShutdown,
-): Promise<{ database: Database; background: Background; clock: Clock; app: FastifyInstance }> {
+): Promise<{
+  database: Database;
+  background: Background;
+  clock: Clock;
+  notifications: Notifications;
+  waiters: PaymentWaiters;
+  app: FastifyInstance;
+}> {
   const parts = await startBackgroundParts(options, shutdown);
   const { config, logger } = options;
+  const waiters = await startPaymentWaiters(parts.notifications);
   const app = await buildApp({
     config,
     orm: parts.database.orm,
     clock: parts.clock,
     logger,
     scheduler: parts.background.scheduler,
+    waiters,
   });
   shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
-  return { ...parts, app };
+  return { ...parts, waiters, app };
 }
 
 /**

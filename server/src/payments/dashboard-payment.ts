@@ -1,24 +1,27 @@
-import { type DashboardPayment, MOCK_PROVIDER, type Payment, paymentActions } from '@pis/shared';
+import { type DashboardPayment, MOCK_PROVIDER, type Payment, paymentActions, paymentEtag } from '@pis/shared';
 import { customerLink, type LinkConfig } from '../links/customer-links.ts';
 import type { LinkPurpose } from '../links/link-token.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
-import { getPayment } from './read-payment.ts';
+import { getPayment, type WaitingRead } from './read-payment.ts';
 
 /** Statuses in which the customer has not decided yet, so their page still has something to do. */
 const WAITING_FOR_CUSTOMER = new Set<Payment['status']>(['PENDING', 'AUTHORIZING']);
 
 /**
  * A payment's dashboard page: GET /payments/{id}'s read (caught up, refreshed, scoped to the
- * organization), which actions apply, and the customer's page while it can still be used.
+ * organization; waiting for a change when asked, the same way), which actions apply, and the
+ * customer's page while it can still be used.
  */
 export async function dashboardPayment(
   deps: PaymentsDeps,
   caller: PaymentsCaller,
   paymentId: string,
+  wait?: WaitingRead,
 ): Promise<DashboardPayment> {
-  const payment = await getPayment(deps, caller, paymentId);
+  const payment = await getPayment(deps, caller, paymentId, undefined, wait);
   return {
     payment,
+    etag: paymentEtag(payment),
     actions: paymentActions(payment),
     customerLink: customerPage(deps.config, payment, deps.clock.now()),
   };

@@ -1,12 +1,32 @@
-import { type Payment, toPayment } from '@pis/shared';
-import { loadedPayment, loadPayment } from './load-payment.ts';
+import { etagMatches, type Payment, paymentEtag, toPayment } from '@pis/shared';
+import { type LoadedPayment, loadedPayment, loadPayment, type PaymentScope } from './load-payment.ts';
 import type { PaymentJson } from './payment-record.ts';
+import type { PaymentWaiters } from './payment-waiters.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
+
+/** A read that may wait for a change (DESIGN.md "Live reads"; headers read in http/live-read.ts). */
+export interface WaitingRead {
+  waiters: PaymentWaiters;
+  /** The ETag the client holds. */
+  ifNoneMatch: string | undefined;
+  /** `Prefer: wait`, already capped at MAX_WAIT_SECONDS; undefined when not asked. */
+  waitSeconds: number | undefined;
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Whether a read waits: it names an ETag, asks for time, and this process takes waiters. */
+export const honoursWait = (wait: WaitingRead | undefined): boolean =>
+  wait?.ifNoneMatch !== undefined && wait.waitSeconds !== undefined && wait.waiters.accepting;
 
 /**
  * GET /payments/{id}: caught up to now and refreshed from the provider first, so no reader sees
  * an overdue status; a provider failure during that refresh is not the reader's problem.
+ *
+ * With a waiting read whose ETag is still current, holds until the payment changes (in any
+ * process), a timeline step falls due, the wait runs out or the process shuts down, and then
+ * answers the payment as it is: the client can always read the body.
  */
 export async function getPayment(
   deps: PaymentsDeps,
@@ -14,14 +34,53 @@ export async function getPayment(
   paymentId: string,
   /** What the API key lookup read with `preloadPayment` (undefined: nothing was preloaded). */
   preloaded?: unknown,
+  wait?: WaitingRead,
 ): Promise<Payment> {
   const scope = { paymentId, organizationId: caller.organizationId };
+  if (wait && honoursWait(wait)) return waitForChange(deps, scope, wait);
   const loaded =
     preloaded === undefined
       ? await loadPayment(deps.em, scope)
       : loadedPayment(preloaded as PaymentJson | null);
+  return (await readCurrent(deps, scope, loaded)).payment;
+}
+
+/** After a wake for a step that is due yet did not move (held by a provider call): look again no sooner. */
+const DUE_RECHECK_MS = 1_000;
+
+async function waitForChange(deps: PaymentsDeps, scope: PaymentScope, wait: WaitingRead): Promise<Payment> {
+  // Watching before reading (not the key lookup's preload, which is older): a change committed
+  // after this read's snapshot notifies after the watch exists, so it cannot be missed.
+  const watch = wait.waiters.watch(scope.paymentId, wait.signal);
+  try {
+    // Another organization's payment (or none) is 404 here, at once.
+    let current = await readCurrent(deps, scope, await loadPayment(deps.em, scope));
+    // Wall time, not the injectable clock: how long a request is held is the client's time.
+    const deadline = performance.now() + (wait.waitSeconds ?? 0) * 1000;
+    let recheckFloorMs = 0;
+    while (etagMatches(wait.ifNoneMatch, current.etag)) {
+      const timeoutMs = deadline - performance.now();
+      if (timeoutMs <= 0) break;
+      const dueInMs = current.nextDueAt
+        ? Math.max(current.nextDueAt.getTime() - deps.clock.now().getTime(), recheckFloorMs)
+        : undefined;
+      const reason = await watch.next({ timeoutMs, dueInMs });
+      if (reason === 'timeout' || reason === 'closed') break;
+      // The read's catch-up applies what fell due; a change by anyone is read as committed.
+      current = await readCurrent(deps, scope, await loadPayment(deps.em, scope));
+      if (reason === 'draining') break;
+      recheckFloorMs = reason === 'due' ? DUE_RECHECK_MS : 0;
+    }
+    return current.payment;
+  } finally {
+    watch.close();
+  }
+}
+
+async function readCurrent(deps: PaymentsDeps, scope: PaymentScope, loaded: LoadedPayment) {
   const current = await refreshPayment(deps, scope, loaded, 'quiet');
-  return toPayment(current.record, current.history);
+  const payment = toPayment(current.record, current.history);
+  return { payment, etag: paymentEtag(payment), nextDueAt: current.record.nextDueAt };
 }
 
 /**

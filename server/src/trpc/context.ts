@@ -3,8 +3,10 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { type DashboardHttp, dashboardHttp } from '../dashboard/dashboard-http.ts';
 import type { EntityManager, Orm } from '../db/orm.ts';
+import { type LiveReadRequest, liveReadRequest } from '../http/live-read.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+import type { PaymentWaiters } from '../payments/payment-waiters.ts';
 import type { ProviderRegistry } from '../providers/provider-registry.ts';
 import { rateLimitClient } from '../rate-limits/client-address.ts';
 
@@ -26,6 +28,8 @@ export interface AppServices {
   providers: ProviderRegistry;
   /** Told after each commit when a payment next changes by itself (pg-boss in a full process). */
   scheduler: PaymentScheduler;
+  /** Waiting reads of this process (payments/payment-waiters.ts); drained on close. */
+  waiters: PaymentWaiters;
 }
 
 /** Per request: a fresh identity map, and the raw API key header for the auth middleware. */
@@ -47,6 +51,8 @@ export interface Context {
   setHeader(name: string, value: string): void;
   /** Session cookie and CSRF header, for the dashboard's procedures. */
   dashboard: DashboardHttp;
+  /** If-None-Match and Prefer: wait, read when a procedure honours them (http/live-read.ts). */
+  liveRead(): LiveReadRequest;
 }
 
 export function createContextFactory(services: AppServices) {
@@ -64,5 +70,6 @@ export function createContextFactory(services: AppServices) {
       res.header(name, value);
     },
     dashboard: dashboardHttp(req, res, secureCookies),
+    liveRead: () => liveReadRequest(req, res, services.config.timeouts.connectionMs),
   });
 }

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
+import { type Notifications, startNotifications } from '../../src/db/notifications.ts';
 import { type Orm, openOrm } from '../../src/db/orm.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { type PaymentWaiters, startPaymentWaiters } from '../../src/payments/payment-waiters.ts';
 import { type Factories, factories } from './factories.ts';
 import { checkAnswersAgainstDocument } from './response-contract.ts';
 import { TestClock } from './test-clock.ts';
@@ -17,6 +20,9 @@ export interface TestApp {
   factories: Factories;
   /** The file's database URL, for code under test that opens its own connections (CLI, worker). */
   databaseUrl: string;
+  /** With `waiting: true`: the app's listening connection and waiters (else absent: reads never wait). */
+  notifications?: Notifications;
+  waiters?: PaymentWaiters;
 }
 
 /**
@@ -24,20 +30,35 @@ export interface TestApp {
  *   const { app, factories } = await createTestApp();
  */
 export async function createTestApp(
-  options: { config?: Partial<Config> } & Partial<Omit<BuildAppOptions, 'config' | 'orm' | 'clock'>> = {},
+  options: { config?: Partial<Config>; waiting?: boolean } & Partial<
+    Omit<BuildAppOptions, 'config' | 'orm' | 'clock'>
+  > = {},
 ): Promise<TestApp> {
-  const { config: configOverrides, ...appOptions } = options;
+  const { config: configOverrides, waiting, ...appOptions } = options;
   const database = await createTestDatabase();
   const orm = await openOrm(database.url, { poolMax: 4 });
   const clock = new TestClock();
   const config = testConfig({ databaseUrl: database.url, ...configOverrides });
-  const app = await buildApp({ config, orm, clock, ...appOptions });
+  const notifications = waiting
+    ? startNotifications({ databaseUrl: database.url, logger: silentLogger() })
+    : undefined;
+  const waiters = notifications ? await startPaymentWaiters(notifications) : undefined;
+  const app = await buildApp({ config, orm, clock, ...(waiters ? { waiters } : {}), ...appOptions });
   await app.ready();
   await checkAnswersAgainstDocument(app);
   afterAll(async () => {
     await app.close();
+    await notifications?.close();
     await orm.close();
     await database.drop();
   });
-  return { app, orm, clock, config, factories: factories(orm, clock), databaseUrl: database.url };
+  return {
+    app,
+    orm,
+    clock,
+    config,
+    factories: factories(orm, clock),
+    databaseUrl: database.url,
+    ...(notifications && waiters ? { notifications, waiters } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Payment } from '@pis/shared';
+import { type Payment, paymentEtag } from '@pis/shared';
 import type {
   ApiKeyEntry,
   Overview,
@@ -64,15 +64,18 @@ export const payment = (overrides: Partial<Payment> = {}): Payment => ({
   ...overrides,
 });
 
-export const paymentView = (overrides: Partial<PaymentView> = {}): PaymentView => ({
-  payment: payment(),
-  customerLink: {
-    url: 'http://localhost:3000/mock-bank/tok',
-    expiresAt: new Date(Date.now() + 600_000).toISOString(),
-  },
-  actions: { cancel: true, approve: true, reject: true },
-  ...overrides,
-});
+export const paymentView = (overrides: Partial<PaymentView> = {}): PaymentView => {
+  const view = {
+    payment: payment(),
+    customerLink: {
+      url: 'http://localhost:3000/mock-bank/tok',
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    },
+    actions: { cancel: true, approve: true, reject: true },
+    ...overrides,
+  };
+  return { etag: paymentEtag(view.payment), ...view };
+};
 
 export const paymentList = (payments: Payment[], total = payments.length, offset = 0): PaymentList => ({
   payments,

@@ -6,6 +6,7 @@ import { Migration20261122221837_payment_counts } from './Migration2026112222183
 import { Migration20261122221939_provider_and_idempotency_claims } from './Migration20261122221939_provider_and_idempotency_claims.ts';
 import { Migration20261122222213_dashboard_accounts } from './Migration20261122222213_dashboard_accounts.ts';
 import { Migration20261122223647_payment_day_summary } from './Migration20261122223647_payment_day_summary.ts';
+import { Migration20261122230736_payment_notify } from './Migration20261122230736_payment_notify.ts';
 import { Migration20261122232327_payment_counts_per_statement } from './Migration20261122232327_payment_counts_per_statement.ts';
 
 /**
@@ -23,6 +24,7 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261122222213_dashboard_accounts', class: Migration20261122222213_dashboard_accounts },
   { name: 'Migration20261122223647_payment_day_summary', class: Migration20261122223647_payment_day_summary },
+  { name: 'Migration20261122230736_payment_notify', class: Migration20261122230736_payment_notify },
   {
     name: 'Migration20261122232327_payment_counts_per_statement',
     class: Migration20261122232327_payment_counts_per_statement,

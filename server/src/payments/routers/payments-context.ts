@@ -1,5 +1,7 @@
+import { type Payment, paymentEtag } from '@pis/shared';
 import type { Context } from '../../trpc/context.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
+import { honoursWait, type WaitingRead } from '../read-payment.ts';
 
 /** The payments domain's dependencies, from a request's context. */
 export const paymentsDeps = (ctx: Context): PaymentsDeps => ({
@@ -10,3 +12,19 @@ export const paymentsDeps = (ctx: Context): PaymentsDeps => ({
   scheduler: ctx.services.scheduler,
   logger: ctx.log,
 });
+
+/** The request's waiting-read headers, with this process's waiters (see read-payment.ts). */
+export const waitingRead = (ctx: Context): WaitingRead => ({
+  waiters: ctx.services.waiters,
+  ...ctx.liveRead(),
+});
+
+/**
+ * What a read of `payment` answers besides its body: its ETag, and `Preference-Applied` when the
+ * wait was honoured (the capped value), which is how a client learns this server waits.
+ */
+export function answerLiveRead(ctx: Context, payment: Payment, wait: WaitingRead): Payment {
+  ctx.setHeader('etag', paymentEtag(payment));
+  if (honoursWait(wait)) ctx.setHeader('preference-applied', `wait=${wait.waitSeconds}`);
+  return payment;
+}

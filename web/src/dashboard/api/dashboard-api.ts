@@ -38,8 +38,9 @@ export const dashboardApi = {
 
   payments: (query: PaymentListQuery, signal?: AbortSignal) =>
     dashboardTrpc.dashboard.payments.list.query(query, { signal }),
-  payment: (paymentId: string, signal?: AbortSignal) =>
-    dashboardTrpc.dashboard.payments.get.query({ paymentId }, { signal }),
+  /** With `wait` (the last answer's etag): held by the server until the payment changes, or `waitSeconds`. */
+  payment: (paymentId: string, signal?: AbortSignal, wait?: { ifNoneMatch: string; waitSeconds: number }) =>
+    dashboardTrpc.dashboard.payments.get.query({ paymentId, ...wait }, { signal }),
   cancel: (paymentId: string) => dashboardTrpc.dashboard.payments.cancel.mutate({ paymentId }),
   approve: (paymentId: string, scenario: Inputs['payments']['approve']['scenario']) =>
     dashboardTrpc.dashboard.payments.approve.mutate({ paymentId, scenario }),

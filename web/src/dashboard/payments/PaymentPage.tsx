@@ -1,5 +1,5 @@
-import type { Account } from '@pis/shared';
-import { type ReactNode, useEffect } from 'react';
+import { type Account, isTerminal } from '@pis/shared';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
@@ -13,29 +13,54 @@ import { useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { PaymentActions } from './PaymentActions.tsx';
 import { PaymentTimeline } from './PaymentTimeline.tsx';
 
+/**
+ * Each read after the first waits on the server for the payment to change (DESIGN.md "Live
+ * reads"), under the server's 30 s idle connection timeout. A server that answered an unchanged
+ * payment quickly did not wait (an older one, a stub): then read again after REFRESH_MS.
+ */
+const WAIT_SECONDS = 25;
 const REFRESH_MS = 2000;
-/** Statuses the bank moves on without anyone acting (after approval). */
-const MOVING_ON_ITS_OWN: ReadonlySet<string> = new Set(['AUTHORIZED', 'SUBMITTED', 'ACCEPTED']);
+const QUICK_ANSWER_MS = 1000;
 
 /** `/dashboard/payments/:paymentId`: everything about one payment, its history and what can be done. */
 export const PaymentPage = () => {
   const { paymentId = '' } = useParams();
+  // The last answer's etag and how that read went: the next read waits for a change from it.
+  const last = useRef<{ paymentId: string; etag: string; changed: boolean; tookMs: number } | null>(null);
   const { result, reload } = useDashboardLoad(
-    (signal) => dashboardApi.payment(paymentId, signal),
+    async (signal) => {
+      const previous = last.current?.paymentId === paymentId ? last.current : null;
+      const started = Date.now();
+      const view = await dashboardApi.payment(
+        paymentId,
+        signal,
+        previous ? { ifNoneMatch: previous.etag, waitSeconds: WAIT_SECONDS } : undefined,
+      );
+      last.current = {
+        paymentId,
+        etag: view.etag,
+        changed: view.etag !== previous?.etag,
+        tookMs: Date.now() - started,
+      };
+      return view;
+    },
     paymentId,
     {
       keepPrevious: true,
     },
   );
-  const moving = result.state === 'ready' && MOVING_ON_ITS_OWN.has(result.data.payment.status);
+  // Not while a read is under way (`stale`): the next one starts when it answers.
+  const live = result.state === 'ready' && !result.stale && !isTerminal(result.data.payment.status);
 
-  // An approved payment completes on the bank's timeline: read it again until it settles.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each new answer schedules the next read
+  // Live while the payment can still change: the status and timeline move on their own.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new answer starts the next read
   useEffect(() => {
-    if (!moving) return;
-    const timer = setTimeout(reload, REFRESH_MS);
+    if (!live) return;
+    const read = last.current;
+    const serverDidNotWait = read !== null && !read.changed && read.tookMs < QUICK_ANSWER_MS;
+    const timer = setTimeout(reload, serverDidNotWait ? REFRESH_MS : 0);
     return () => clearTimeout(timer);
-  }, [moving, result, reload]);
+  }, [live, result, reload]);
 
   return (
     <DashboardShell title={`Payment ${paymentId}`}>

@@ -1,9 +1,9 @@
-import { Payment, PaymentIdInput } from '@pis/shared';
+import { Payment, PaymentIdInput, WaitingReadRequestHeaders, WaitingReadResponseHeaders } from '@pis/shared';
 import { readProcedure } from '../../../trpc/procedures.ts';
 import { preloadPayment } from '../../load-payment.ts';
 import { getPayment } from '../../read-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
+import { answerLiveRead, paymentsDeps, waitingRead } from '../payments-context.ts';
 
 export const getPaymentProcedure = readProcedure
   .meta({
@@ -16,10 +16,20 @@ export const getPaymentProcedure = readProcedure
       summary: 'Get a payment',
       description:
         'The payment with its full statusHistory, refreshed first (steps that became due, and the ' +
-        "provider's news; a provider failure during this refresh is not reported). The read to poll.",
+        "provider's news; a provider failure during this refresh is not reported). The read to poll.\n\n" +
+        'To learn of a change the moment it happens, send the `ETag` of your last read in `If-None-Match` ' +
+        'with `Prefer: wait=N` (N <= 60): the answer is held until the payment changes or N seconds pass, ' +
+        'then it is the payment as it is (200 either way; the same ETag when nothing changed). ' +
+        '`Preference-Applied` says the wait was honoured. One request against the rate limit, however long it waits.',
+      requestHeaders: WaitingReadRequestHeaders,
+      responseHeaders: WaitingReadResponseHeaders,
       errorResponses: paymentErrorResponses(401, 403, 404),
     },
   })
   .input(PaymentIdInput)
   .output(Payment)
-  .query(({ ctx, input }) => getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, ctx.preloaded));
+  .query(async ({ ctx, input }) => {
+    const wait = waitingRead(ctx);
+    const payment = await getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, ctx.preloaded, wait);
+    return answerLiveRead(ctx, payment, wait);
+  });

@@ -1,0 +1,42 @@
+import { preferredWaitSeconds } from '@pis/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** A request's waiting-read headers (DESIGN.md "Live reads"), for the procedures that honour them. */
+export interface LiveReadRequest {
+  ifNoneMatch: string | undefined;
+  /** `Prefer: wait=N`, capped at MAX_WAIT_SECONDS. */
+  waitSeconds: number | undefined;
+  /** Aborted when the client goes away before its answer. */
+  signal: AbortSignal | undefined;
+}
+
+/** The slack a held request's socket gets beyond its wait before its idle timeout may close it. */
+const SOCKET_SLACK_MS = 10_000;
+
+/**
+ * Reads If-None-Match and Prefer. Only a request that may wait (both present) gets an abort
+ * signal and a socket idle timeout long enough for its wait (CONNECTION_TIMEOUT_MS would
+ * otherwise cut a 60 s wait at 30 s), restored once answered.
+ */
+export function liveReadRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  connectionTimeoutMs: number,
+): LiveReadRequest {
+  const header = request.headers['if-none-match'];
+  const ifNoneMatch = Array.isArray(header) ? header.join(',') : header;
+  const waitSeconds = preferredWaitSeconds(request.headers.prefer);
+  if (ifNoneMatch === undefined || waitSeconds === undefined) {
+    return { ifNoneMatch, waitSeconds, signal: undefined };
+  }
+  const controller = new AbortController();
+  // 'close' also follows a normal answer: aborting then is harmless (the wait is over).
+  reply.raw.once('close', () => controller.abort());
+  const socket = request.raw.socket as { setTimeout?: (ms: number) => void } | undefined;
+  const needed = waitSeconds * 1000 + SOCKET_SLACK_MS;
+  if (socket?.setTimeout && connectionTimeoutMs > 0 && connectionTimeoutMs < needed) {
+    socket.setTimeout(needed);
+    reply.raw.once('finish', () => socket.setTimeout?.(connectionTimeoutMs));
+  }
+  return { ifNoneMatch, waitSeconds, signal: controller.signal };
+}

@@ -1,0 +1,87 @@
+import pg from 'pg';
+import { afterAll, expect, test } from 'vitest';
+import {
+  ANY_KEY,
+  CHANNELS,
+  type NotificationReason,
+  notifyInTransaction,
+  startNotifications,
+} from '../../src/db/notifications.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { created } from '../payments/payment-fixtures.ts';
+
+const { app, factories, orm, databaseUrl } = await createTestApp();
+const { headers } = await factories.createMerchant();
+const notifications = startNotifications({ databaseUrl, logger: silentLogger() });
+afterAll(() => notifications.close());
+
+/** The next call of a subscription, as a promise (rejects after `ms`). */
+function next(channel: string, key: string, ms = 2_000) {
+  return new Promise<{ key: string; reason: NotificationReason }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`nothing on ${channel}/${key} within ${ms} ms`));
+    }, ms);
+    const unsubscribe = notifications.subscribe(channel, key, (heard, reason) => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve({ key: heard, reason });
+    });
+  });
+}
+
+test('a payment written by any path notifies its id on commit (the trigger)', async () => {
+  await notifications.listening(CHANNELS.paymentChanged);
+  const any = next(CHANNELS.paymentChanged, ANY_KEY);
+  const payment = await created(app, headers);
+  expect(await any).toEqual({ key: payment.paymentId, reason: 'notified' });
+
+  // A write that bypasses the service entirely (an operator's SQL) notifies too.
+  const heard = next(CHANNELS.paymentChanged, payment.paymentId);
+  const other = new pg.Client({ connectionString: databaseUrl });
+  await other.connect();
+  await other.query(`update payment set updated_at = now() where id = $1`, [payment.paymentId]);
+  await other.end();
+  expect(await heard).toEqual({ key: payment.paymentId, reason: 'notified' });
+  expect(notifications.subscriberCount).toBe(0);
+});
+
+test('notifyInTransaction is delivered on commit, never on rollback', async () => {
+  await notifications.listening(CHANNELS.apiKeyChanged);
+  const received: string[] = [];
+  const unsubscribe = notifications.subscribe(CHANNELS.apiKeyChanged, ANY_KEY, (key) => received.push(key));
+  await orm.em
+    .fork()
+    .transactional(async (em) => {
+      await notifyInTransaction(em, CHANNELS.apiKeyChanged, 'key_rolled_back');
+      throw new Error('roll back');
+    })
+    .catch(() => {});
+  const committed = next(CHANNELS.apiKeyChanged, 'key_committed');
+  await orm.em.fork().transactional(async (em) => {
+    await notifyInTransaction(em, CHANNELS.apiKeyChanged, 'key_committed');
+    // Not yet: the transaction is still open.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toEqual([]);
+  });
+  await committed;
+  expect(received).toEqual(['key_committed']);
+  unsubscribe();
+});
+
+test('a lost listening connection reconnects and wakes every subscriber to re-read', async () => {
+  await notifications.listening(CHANNELS.paymentChanged);
+  const woken = next(CHANNELS.paymentChanged, 'pay_someone', 5_000);
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(
+    `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%'`,
+  );
+  await admin.end();
+  expect(await woken).toEqual({ key: 'pay_someone', reason: 'reconnected' });
+  // And it listens again.
+  const payment = next(CHANNELS.paymentChanged, ANY_KEY);
+  const { paymentId } = await created(app, headers);
+  expect((await payment).key).toBe(paymentId);
+});
