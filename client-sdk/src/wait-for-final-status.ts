@@ -86,12 +86,14 @@ export const waitForFinalStatus = async (
       const condition =
         etag !== undefined && serverWaits !== false && waitSeconds >= 1 ? { etag, waitSeconds } : undefined;
       let failed = false;
+      let statusChanged = false;
       try {
         const answer = await read(reads.signal, condition);
         const { payment } = answer;
         if (condition) serverWaits = answer.waitHonoured;
         etag = answer.etag;
         if (payment.status !== last?.status) {
+          statusChanged = true;
           last = payment;
           await onUpdate?.(payment);
         }
@@ -106,8 +108,11 @@ export const waitForFinalStatus = async (
       }
       // The server waits (or may: the first read gave an ETag, find out at once): read again
       // now, unless less than a second is left to wait or the read failed (then the poll gap).
+      // A waiting read that brought no new status also takes the poll gap: a server that really
+      // held it for its wait is past that gap already, and one that claims to wait but answers
+      // at once (a lie, a cache, a bug) is read no faster than a server that does not wait.
       const canWait = etag !== undefined && serverWaits !== false && deadline - Date.now() >= 1000;
-      if (canWait && !failed) continue;
+      if (canWait && !failed && (statusChanged || !condition)) continue;
       const nextReadAt = readStartedAt + nextPollDelayMs(readStartedAt - startedAt);
       // Reads happen strictly before the deadline: one due exactly at it would be cut off anyway.
       if (nextReadAt >= deadline) {

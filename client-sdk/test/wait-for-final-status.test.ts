@@ -227,6 +227,37 @@ describe('waitForFinalStatus with a server that waits (Prefer: wait)', () => {
     expect(server.requests.map((r) => r.headers.get('prefer'))).toEqual([null, 'wait=10', null]);
   });
 
+  it.each([
+    ['the same ETag', (_count: number) => '"AUTHORIZED"'],
+    ['a new ETag each time', (count: number) => `"v${count}"`],
+  ])(
+    'never reads faster than the spec schedule from a server that claims to wait but answers at once with %s',
+    async (_name, etagOf) => {
+      // Hostile or broken: Preference-Applied on every answer, no status change, no wait at all.
+      const requests: number[] = [];
+      const fetch = async (_input: string, _init: RequestInit): Promise<Response> => {
+        requests.push(Date.now());
+        // A guard so the test ends even if the client spins (fake timers never advance then).
+        const status = requests.length > 500 ? 'COMPLETED' : 'AUTHORIZED';
+        return new Response(JSON.stringify({ success: true, data: paymentFixture(status) }), {
+          headers: {
+            'content-type': 'application/json',
+            etag: etagOf(requests.length),
+            'preference-applied': 'wait=60',
+          },
+        });
+      };
+      const error = await settle(
+        clientFor(fetch).payments.waitForFinalStatus(PAYMENT_ID, { timeoutMs: 125_000 }),
+      );
+      expect(error).toBeInstanceOf(PaymentsWaitTimeoutError);
+      // The first read, the one that finds out at once, then every 3 s to 60 s and each minute.
+      expect(requests.map((at) => (at - start) / 1000)).toEqual([
+        0, 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54, 57, 60, 120,
+      ]);
+    },
+  );
+
   it("falls back to the spec's schedule when the server sends ETags but does not wait", async () => {
     const server = waitingServer(SIX_STEPS, false);
     const seen: PaymentStatus[] = [];
