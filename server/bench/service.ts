@@ -41,7 +41,12 @@ export async function startService(
       LOG_LEVEL: 'warn',
       RUN_WORKER: options.runWorker === false ? 'false' : 'true',
       ...(options.countRateLimits
-        ? { RATE_LIMITS: 'on', RATE_LIMIT_API_READS: unreachable, RATE_LIMIT_API_WRITES: unreachable }
+        ? {
+            RATE_LIMITS: 'on',
+            RATE_LIMIT_API_READS: unreachable,
+            RATE_LIMIT_API_WRITES: unreachable,
+            RATE_LIMIT_WAITS_PER_ORGANIZATION: unreachable,
+          }
         : { RATE_LIMITS: 'off' }),
     },
     dataDir,

@@ -66,6 +66,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_API_READS: count(600),
   RATE_LIMIT_API_WRITES: count(120),
   RATE_LIMIT_PAGES: count(120),
+  RATE_LIMIT_WAITS_PER_ORGANIZATION: count(1_000),
   TRPC_MAX_BATCH_SIZE: count(10),
   REQUEST_TIMEOUT_MS: count(10_000),
   CONNECTION_TIMEOUT_MS: count(30_000),
@@ -93,6 +94,12 @@ export interface RateLimitConfig {
   apiWrites: number;
   /** Per client address on the customer pages (/trpc pages.*), which have no key. */
   pages: number;
+  /**
+   * Waiting reads (Prefer: wait, the dashboard's live page) one organization may hold at once in
+   * one process, whatever its keys and sessions: a wait holds memory for up to 60 s and the
+   * dashboard's reads have no request budget. Beyond it a read answers at once.
+   */
+  waitsPerOrganization: number;
 }
 
 export interface TimeoutConfig {
@@ -191,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       apiReads: e.RATE_LIMIT_API_READS,
       apiWrites: e.RATE_LIMIT_API_WRITES,
       pages: e.RATE_LIMIT_PAGES,
+      waitsPerOrganization: e.RATE_LIMIT_WAITS_PER_ORGANIZATION,
     },
     trpcMaxBatchSize: e.TRPC_MAX_BATCH_SIZE,
     timeouts: {

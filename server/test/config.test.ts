@@ -30,7 +30,14 @@ describe('loadConfig', () => {
   test('limits and timeouts: on by default, RATE_LIMITS=off turns counting off, numbers validated', async () => {
     const dataDir = await tempDir();
     expect(loadConfig({}, dataDir)).toMatchObject({
-      rateLimits: { enabled: true, windowSeconds: 60, apiReads: 600, apiWrites: 120, pages: 120 },
+      rateLimits: {
+        enabled: true,
+        windowSeconds: 60,
+        apiReads: 600,
+        apiWrites: 120,
+        pages: 120,
+        waitsPerOrganization: 1_000,
+      },
       trpcMaxBatchSize: 10,
       timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
       trustProxy: false,

@@ -5,7 +5,14 @@ import { PaymentsApiError, PaymentsClient } from '../../src/index.ts';
 
 // The real service's rate limit (Postgres-counted), with one read per 2 s window per key: any
 // two calls a few milliseconds apart share a window, so the second is refused with Retry-After.
-const rateLimits = { enabled: true, windowSeconds: 2, apiReads: 1, apiWrites: 1, pages: 1 };
+const rateLimits = {
+  enabled: true,
+  windowSeconds: 2,
+  apiReads: 1,
+  apiWrites: 1,
+  pages: 1,
+  waitsPerOrganization: 1_000,
+};
 const { app, factories } = await createTestApp({ config: { rateLimits } });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -11,6 +11,7 @@ import {
 import { cancelPayment } from '../payments/cancel-payment.ts';
 import { dashboardPayment } from '../payments/dashboard-payment.ts';
 import { listPayments } from '../payments/list-payments.ts';
+import { withinWaitAllowance } from '../payments/read-payment.ts';
 import { paymentsDeps } from '../payments/routers/payments-context.ts';
 import { sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
 import { router } from '../trpc/trpc.ts';
@@ -30,12 +31,21 @@ export const paymentsRouter = router({
     .input(DashboardPaymentInput)
     .output(DashboardPayment)
     .query(({ ctx, input, signal }) =>
-      dashboardPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, {
-        waiters: ctx.services.waiters,
-        ifNoneMatch: input.ifNoneMatch,
-        waitSeconds: input.waitSeconds,
-        signal,
-      }),
+      dashboardPayment(
+        paymentsDeps(ctx),
+        ctx.caller,
+        input.paymentId,
+        withinWaitAllowance(
+          {
+            waiters: ctx.services.waiters,
+            ifNoneMatch: input.ifNoneMatch,
+            waitSeconds: input.waitSeconds,
+            signal,
+          },
+          ctx.caller.organizationId,
+          ctx.config.rateLimits,
+        ),
+      ),
     ),
 
   cancel: sessionMutation

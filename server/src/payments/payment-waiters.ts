@@ -26,15 +26,19 @@ export interface PaymentWatch {
 export interface PaymentWaiters {
   /** False when waiting is off (no listening connection) or the process is shutting down. */
   readonly accepting: boolean;
-  watch(paymentId: string, signal?: AbortSignal): PaymentWatch;
+  /** `organizationId`: whose wait it is (counted in `waitingFor` until closed). */
+  watch(paymentId: string, organizationId: string, signal?: AbortSignal): PaymentWatch;
   /** Shutdown: ends every wait now (`draining`), and every later one at once. */
   drain(): void;
   /** Open watches (for the bench and the memory measurement). */
   readonly waiting: number;
+  /** Open watches of one organization (its allowance: RateLimitConfig.waitsPerOrganization). */
+  waitingFor(organizationId: string): number;
 }
 
 export function createPaymentWaiters(notifications: Notifications): PaymentWaiters {
   const open = new Set<(reason: WakeReason) => void>();
+  const perOrganization = new Map<string, number>();
   let draining = false;
   return {
     get accepting() {
@@ -43,7 +47,10 @@ export function createPaymentWaiters(notifications: Notifications): PaymentWaite
     get waiting() {
       return open.size;
     },
-    watch(paymentId, signal) {
+    waitingFor(organizationId) {
+      return perOrganization.get(organizationId) ?? 0;
+    },
+    watch(paymentId, organizationId, signal) {
       let pending: WakeReason | undefined = draining ? 'draining' : undefined;
       let wake: ((reason: WakeReason) => void) | undefined;
       const timers: NodeJS.Timeout[] = [];
@@ -63,6 +70,7 @@ export function createPaymentWaiters(notifications: Notifications): PaymentWaite
       signal?.addEventListener('abort', aborted, { once: true });
       if (signal?.aborted) pending = 'closed';
       open.add(hear);
+      perOrganization.set(organizationId, (perOrganization.get(organizationId) ?? 0) + 1);
       return {
         next({ timeoutMs, dueInMs }) {
           if (pending) {
@@ -81,6 +89,9 @@ export function createPaymentWaiters(notifications: Notifications): PaymentWaite
         },
         close() {
           if (!open.delete(hear)) return;
+          const left = (perOrganization.get(organizationId) ?? 1) - 1;
+          if (left > 0) perOrganization.set(organizationId, left);
+          else perOrganization.delete(organizationId);
           for (const timer of timers.splice(0)) clearTimeout(timer);
           unsubscribe();
           signal?.removeEventListener('abort', aborted);
@@ -98,6 +109,7 @@ export function createPaymentWaiters(notifications: Notifications): PaymentWaite
 export const noPaymentWaiters: PaymentWaiters = {
   accepting: false,
   waiting: 0,
+  waitingFor: () => 0,
   watch: () => ({ next: () => Promise.resolve('draining'), close: () => {} }),
   drain: () => {},
 };

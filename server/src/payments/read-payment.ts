@@ -1,4 +1,5 @@
 import { etagMatches, type Payment, paymentEtag, toPayment } from '@pis/shared';
+import type { RateLimitConfig } from '../config.ts';
 import { type LoadedPayment, loadedPayment, loadPayment, type PaymentScope } from './load-payment.ts';
 import type { PaymentJson } from './payment-record.ts';
 import type { PaymentWaiters } from './payment-waiters.ts';
@@ -14,6 +15,20 @@ export interface WaitingRead {
   waitSeconds: number | undefined;
   /** Aborted when the client goes away. */
   signal?: AbortSignal | undefined;
+}
+
+/**
+ * The wait a read may have: none (it answers at once, as one that did not ask, so without
+ * Preference-Applied) once the caller's organization holds `waitsPerOrganization` waits in this
+ * process. Decided once, where the read starts, so the answer's headers agree with what happened.
+ */
+export function withinWaitAllowance(
+  wait: WaitingRead,
+  organizationId: string,
+  limits: RateLimitConfig,
+): WaitingRead {
+  if (!limits.enabled || wait.waiters.waitingFor(organizationId) < limits.waitsPerOrganization) return wait;
+  return { ...wait, waitSeconds: undefined };
 }
 
 /** Whether a read waits: it names an ETag, asks for time, and this process takes waiters. */
@@ -48,10 +63,14 @@ export async function getPayment(
 /** After a wake for a step that is due yet did not move (held by a provider call): look again no sooner. */
 const DUE_RECHECK_MS = 1_000;
 
-async function waitForChange(deps: PaymentsDeps, scope: PaymentScope, wait: WaitingRead): Promise<Payment> {
+async function waitForChange(
+  deps: PaymentsDeps,
+  scope: PaymentScope & { organizationId: string },
+  wait: WaitingRead,
+): Promise<Payment> {
   // Watching before reading (not the key lookup's preload, which is older): a change committed
   // after this read's snapshot notifies after the watch exists, so it cannot be missed.
-  const watch = wait.waiters.watch(scope.paymentId, wait.signal);
+  const watch = wait.waiters.watch(scope.paymentId, scope.organizationId, wait.signal);
   try {
     // Another organization's payment (or none) is 404 here, at once.
     let current = await readCurrent(deps, scope, await loadPayment(deps.em, scope));

@@ -15,7 +15,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     hostedPagesEnabled: true,
     migrateOnStart: true,
     // Off here: most test files make many calls from one address; rate-limit tests turn it on.
-    rateLimits: { enabled: false, windowSeconds: 60, apiReads: 600, apiWrites: 120, pages: 120 },
+    rateLimits: {
+      enabled: false,
+      windowSeconds: 60,
+      apiReads: 600,
+      apiWrites: 120,
+      pages: 120,
+      waitsPerOrganization: 1_000,
+    },
     trpcMaxBatchSize: 10,
     timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
     trustProxy: false,

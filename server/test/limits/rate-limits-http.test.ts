@@ -4,7 +4,14 @@ import { created, trpcFailure, trpcQuery } from '../payments/payment-fixtures.ts
 import { createInstances } from './limits-helpers.ts';
 
 // Small budgets and a long window, so a test never straddles a window boundary.
-const rateLimits = { enabled: true, windowSeconds: 3600, apiReads: 4, apiWrites: 2, pages: 3 };
+const rateLimits = {
+  enabled: true,
+  windowSeconds: 3600,
+  apiReads: 4,
+  apiWrites: 2,
+  pages: 3,
+  waitsPerOrganization: 1_000,
+};
 const {
   apps: [one, two],
   orms: [orm],

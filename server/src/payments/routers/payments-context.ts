@@ -1,7 +1,7 @@
 import { type Payment, paymentEtag } from '@pis/shared';
 import type { Context } from '../../trpc/context.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
-import { honoursWait, type WaitingRead } from '../read-payment.ts';
+import { honoursWait, type WaitingRead, withinWaitAllowance } from '../read-payment.ts';
 
 /** The payments domain's dependencies, from a request's context. */
 export const paymentsDeps = (ctx: Context): PaymentsDeps => ({
@@ -13,11 +13,16 @@ export const paymentsDeps = (ctx: Context): PaymentsDeps => ({
   logger: ctx.log,
 });
 
-/** The request's waiting-read headers, with this process's waiters (see read-payment.ts). */
-export const waitingRead = (ctx: Context): WaitingRead => ({
-  waiters: ctx.services.waiters,
-  ...ctx.liveRead(),
-});
+/**
+ * The request's waiting-read headers, with this process's waiters (see read-payment.ts), within
+ * the caller's organization's allowance of waits.
+ */
+export const waitingRead = (ctx: Context, organizationId: string): WaitingRead =>
+  withinWaitAllowance(
+    { waiters: ctx.services.waiters, ...ctx.liveRead() },
+    organizationId,
+    ctx.config.rateLimits,
+  );
 
 /**
  * What a read of `payment` answers besides its body: its ETag, and `Preference-Applied` when the
