@@ -19,21 +19,26 @@ export interface WaitingRead {
 
 /**
  * The wait a read may have: none (it answers at once, as one that did not ask, so without
- * Preference-Applied) once the caller's organization holds `waitsPerOrganization` waits in this
- * process. Decided once, where the read starts, so the answer's headers agree with what happened.
+ * Preference-Applied) when this process takes no waiters (waiting off, or shutting down), or once
+ * the caller's organization holds `waitsPerOrganization` waits in it. Decided once, where the read
+ * starts, so the answer's headers agree with what happened: a wait that shutdown cuts short was
+ * still honoured, and says so (else an SDK would poll for the rest of its wait).
  */
 export function withinWaitAllowance(
   wait: WaitingRead,
   organizationId: string,
   limits: RateLimitConfig,
 ): WaitingRead {
-  if (!limits.enabled || wait.waiters.waitingFor(organizationId) < limits.waitsPerOrganization) return wait;
-  return { ...wait, waitSeconds: undefined };
+  const { waiters } = wait;
+  const allowed =
+    waiters.accepting &&
+    (!limits.enabled || waiters.waitingFor(organizationId) < limits.waitsPerOrganization);
+  return allowed ? wait : { ...wait, waitSeconds: undefined };
 }
 
-/** Whether a read waits: it names an ETag, asks for time, and this process takes waiters. */
+/** Whether a read waits: it names an ETag and asks for time (within its allowance: withinWaitAllowance). */
 export const honoursWait = (wait: WaitingRead | undefined): boolean =>
-  wait?.ifNoneMatch !== undefined && wait.waitSeconds !== undefined && wait.waiters.accepting;
+  wait?.ifNoneMatch !== undefined && wait.waitSeconds !== undefined;
 
 /**
  * GET /payments/{id}: caught up to now and refreshed from the provider first, so no reader sees

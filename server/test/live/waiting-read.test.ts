@@ -186,6 +186,9 @@ describe('GET /api/payments/{id} with If-None-Match and Prefer: wait', () => {
     const { value, ms } = await waiting;
     expect(expectSuccess<PaymentData>(value).status).toBe(status);
     expect(value.headers.etag).toBe(etag);
+    // The wait was honoured (cut short): without the header, an SDK would take this server, and
+    // the one replacing it, for one that never waits and poll for the rest of its wait.
+    expect(value.headers['preference-applied']).toBe('wait=30');
     expect(ms).toBeLessThan(1_500);
     expect((await closing).ms).toBeLessThan(1_000);
   });
