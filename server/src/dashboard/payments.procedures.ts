@@ -30,7 +30,7 @@ export const paymentsRouter = router({
   get: sessionQuery
     .input(DashboardPaymentInput)
     .output(DashboardPayment)
-    .query(({ ctx, input, signal }) =>
+    .query(({ ctx, input }) =>
       dashboardPayment(
         paymentsDeps(ctx),
         ctx.caller,
@@ -38,9 +38,7 @@ export const paymentsRouter = router({
         withinWaitAllowance(
           {
             waiters: ctx.services.waiters,
-            ifNoneMatch: input.ifNoneMatch,
-            waitSeconds: input.waitSeconds,
-            signal,
+            ...ctx.liveRead({ ifNoneMatch: input.ifNoneMatch, waitSeconds: input.waitSeconds }),
           },
           ctx.caller.organizationId,
           ctx.config.rateLimits,

@@ -13,19 +13,23 @@ export interface LiveReadRequest {
 /** The slack a held request's socket gets beyond its wait before its idle timeout may close it. */
 const SOCKET_SLACK_MS = 10_000;
 
+/** A wait asked for in a procedure's input rather than in headers (the dashboard's live page). */
+export type AskedWait = Pick<LiveReadRequest, 'ifNoneMatch' | 'waitSeconds'>;
+
 /**
- * Reads If-None-Match and Prefer. Only a request that may wait (both present) gets an abort
- * signal and a socket idle timeout long enough for its wait (CONNECTION_TIMEOUT_MS would
- * otherwise cut a 60 s wait at 30 s), restored once answered.
+ * Reads If-None-Match and Prefer (or takes `asked`, from the input). Only a request that may wait
+ * (both present) gets an abort signal and a socket idle timeout long enough for its wait
+ * (CONNECTION_TIMEOUT_MS would otherwise cut a 60 s wait at 30 s, unanswered), restored once answered.
  */
 export function liveReadRequest(
   request: FastifyRequest,
   reply: FastifyReply,
   connectionTimeoutMs: number,
+  asked?: AskedWait,
 ): LiveReadRequest {
   const header = request.headers['if-none-match'];
-  const ifNoneMatch = Array.isArray(header) ? header.join(',') : header;
-  const waitSeconds = preferredWaitSeconds(request.headers.prefer);
+  const ifNoneMatch = asked ? asked.ifNoneMatch : Array.isArray(header) ? header.join(',') : header;
+  const waitSeconds = asked ? asked.waitSeconds : preferredWaitSeconds(request.headers.prefer);
   if (ifNoneMatch === undefined || waitSeconds === undefined) {
     return { ifNoneMatch, waitSeconds, signal: undefined };
   }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { type DashboardHttp, dashboardHttp } from '../dashboard/dashboard-http.ts';
 import type { EntityManager, Orm } from '../db/orm.ts';
-import { type LiveReadRequest, liveReadRequest } from '../http/live-read.ts';
+import { type AskedWait, type LiveReadRequest, liveReadRequest } from '../http/live-read.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import type { PaymentWaiters } from '../payments/payment-waiters.ts';
@@ -51,8 +51,11 @@ export interface Context {
   setHeader(name: string, value: string): void;
   /** Session cookie and CSRF header, for the dashboard's procedures. */
   dashboard: DashboardHttp;
-  /** If-None-Match and Prefer: wait, read when a procedure honours them (http/live-read.ts). */
-  liveRead(): LiveReadRequest;
+  /**
+   * If-None-Match and Prefer: wait, read when a procedure honours them (http/live-read.ts), or the
+   * wait a procedure's input asks for (`asked`): either way the socket is kept open for it.
+   */
+  liveRead(asked?: AskedWait): LiveReadRequest;
 }
 
 export function createContextFactory(services: AppServices) {
@@ -70,6 +73,6 @@ export function createContextFactory(services: AppServices) {
       res.header(name, value);
     },
     dashboard: dashboardHttp(req, res, secureCookies),
-    liveRead: () => liveReadRequest(req, res, services.config.timeouts.connectionMs),
+    liveRead: (asked) => liveReadRequest(req, res, services.config.timeouts.connectionMs, asked),
   });
 }
