@@ -33,14 +33,33 @@ export function liveReadRequest(
   if (ifNoneMatch === undefined || waitSeconds === undefined) {
     return { ifNoneMatch, waitSeconds, signal: undefined };
   }
-  const controller = new AbortController();
-  // 'close' also follows a normal answer: aborting then is harmless (the wait is over).
-  reply.raw.once('close', () => controller.abort());
+  const held = heldReply(reply, connectionTimeoutMs);
   const socket = request.raw.socket as { setTimeout?: (ms: number) => void } | undefined;
   const needed = waitSeconds * 1000 + SOCKET_SLACK_MS;
-  if (socket?.setTimeout && connectionTimeoutMs > 0 && connectionTimeoutMs < needed) {
+  if (socket?.setTimeout && connectionTimeoutMs > 0 && held.socketMs < needed) {
+    held.socketMs = needed;
     socket.setTimeout(needed);
-    reply.raw.once('finish', () => socket.setTimeout?.(connectionTimeoutMs));
   }
-  return { ifNoneMatch, waitSeconds, signal: controller.signal };
+  return { ifNoneMatch, waitSeconds, signal: held.closed.signal };
+}
+
+/**
+ * One abort signal and one restore of the socket timeout per response, however many waiting
+ * procedures it answers (a dashboard batch holds up to TRPC_MAX_BATCH_SIZE): a listener per
+ * procedure would pass Node's 10 per emitter and warn of a leak.
+ */
+const heldReplies = new WeakMap<FastifyReply['raw'], { closed: AbortController; socketMs: number }>();
+
+function heldReply(reply: FastifyReply, connectionTimeoutMs: number) {
+  let held = heldReplies.get(reply.raw);
+  if (held) return held;
+  const state = { closed: new AbortController(), socketMs: connectionTimeoutMs };
+  held = state;
+  heldReplies.set(reply.raw, state);
+  // 'close' also follows a normal answer: aborting then is harmless (the wait is over).
+  reply.raw.once('close', () => state.closed.abort());
+  reply.raw.once('finish', () => {
+    if (state.socketMs !== connectionTimeoutMs) reply.raw.socket?.setTimeout(connectionTimeoutMs);
+  });
+  return state;
 }

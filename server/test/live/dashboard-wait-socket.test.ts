@@ -30,3 +30,31 @@ test("the dashboard's waiting read keeps its socket open beyond the idle timeout
   expect(body.result.data.etag).toBe(page.etag);
   expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
 });
+
+test('a batch of ten waiting reads adds one close listener to its response, not ten (no leak warning)', async () => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.name);
+  process.on('warning', onWarning);
+  try {
+    const b = new DashboardBrowser(app, '192.0.2.80');
+    await b.signUp();
+    const key = data<CreatedApiKey>(
+      await b.mutation('apiKeys.create', { name: 'Server', permissions: ['read', 'write'] }),
+    );
+    const { paymentId } = await created(app, { 'x-api-key': key.secret });
+    const page = data<DashboardPayment>(await b.query('payments.get', { paymentId }));
+    const one = { paymentId, ifNoneMatch: page.etag, waitSeconds: 1 };
+    const names = Array.from({ length: 10 }, () => 'dashboard.payments.get').join(',');
+    const input = encodeURIComponent(
+      JSON.stringify(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, one]))),
+    );
+    const response = await fetch(`${url}/trpc/${names}?batch=1&input=${input}`, {
+      headers: { cookie: `${DASHBOARD_SESSION_COOKIE}=${b.cookie}` },
+    });
+    expect(response.status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toEqual([]);
+  } finally {
+    process.off('warning', onWarning);
+  }
+});
