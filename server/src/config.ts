@@ -66,6 +66,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_API_READS: count(600),
   RATE_LIMIT_API_WRITES: count(120),
   RATE_LIMIT_PAGES: count(120),
+  RATE_LIMIT_DASHBOARD: count(600),
   RATE_LIMIT_WAITS_PER_ORGANIZATION: count(1_000),
   TRPC_MAX_BATCH_SIZE: count(10),
   REQUEST_TIMEOUT_MS: count(10_000),
@@ -94,6 +95,8 @@ export interface RateLimitConfig {
   apiWrites: number;
   /** Per client address on the customer pages (/trpc pages.*), which have no key. */
   pages: number;
+  /** Per dashboard session: every signed-in call (a batch counts each call). */
+  dashboard: number;
   /**
    * Waiting reads (Prefer: wait, the dashboard's live page) one organization may hold at once in
    * one process, whatever its keys and sessions: a wait holds memory for up to 60 s and the
@@ -198,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       apiReads: e.RATE_LIMIT_API_READS,
       apiWrites: e.RATE_LIMIT_API_WRITES,
       pages: e.RATE_LIMIT_PAGES,
+      dashboard: e.RATE_LIMIT_DASHBOARD,
       waitsPerOrganization: e.RATE_LIMIT_WAITS_PER_ORGANIZATION,
     },
     trpcMaxBatchSize: e.TRPC_MAX_BATCH_SIZE,

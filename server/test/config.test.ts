@@ -36,6 +36,7 @@ describe('loadConfig', () => {
         apiReads: 600,
         apiWrites: 120,
         pages: 120,
+        dashboard: 600,
         waitsPerOrganization: 1_000,
       },
       trpcMaxBatchSize: 10,

@@ -11,6 +11,7 @@ const rateLimits = {
   apiReads: 1,
   apiWrites: 1,
   pages: 1,
+  dashboard: 600,
   waitsPerOrganization: 1_000,
 };
 const { app, factories } = await createTestApp({ config: { rateLimits } });

@@ -1,5 +1,6 @@
 import { AppError } from '@pis/shared';
 import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
+import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import { storableInput } from '../trpc/procedures.ts';
 import { publicProcedure } from '../trpc/trpc.ts';
 
@@ -34,6 +35,9 @@ const signedInTo = (organizations: 'active' | 'any') =>
     const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, {
       anyOrganization: organizations === 'any',
     });
+    // Signed-in calls have a budget per session too: a session could otherwise batch reads
+    // (and waits) without end. Counted after the session is proven, as API keys are.
+    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'dashboard', session.id);
     return next({
       ctx: {
         session,

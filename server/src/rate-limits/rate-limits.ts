@@ -4,18 +4,20 @@ import type { EntityManager } from '../db/orm.ts';
 import { consumeRateLimit, type RateLimitResult } from './rate-limit-store.ts';
 
 /** The budgets the service enforces; each names a key space in the store. */
-export type RateLimitBudget = 'api-read' | 'api-write' | 'pages';
+export type RateLimitBudget = 'api-read' | 'api-write' | 'pages' | 'dashboard';
 
 const LIMIT_OF: Record<RateLimitBudget, (config: RateLimitConfig) => number> = {
   'api-read': (config) => config.apiReads,
   'api-write': (config) => config.apiWrites,
   pages: (config) => config.pages,
+  dashboard: (config) => config.dashboard,
 };
 
 const WHAT: Record<RateLimitBudget, string> = {
   'api-read': 'read requests for this API key',
   'api-write': 'write requests for this API key',
   pages: 'requests from this address',
+  dashboard: 'dashboard requests for this session',
 };
 
 export type SetHeader = (name: string, value: string) => void;

@@ -21,6 +21,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       apiReads: 600,
       apiWrites: 120,
       pages: 120,
+      dashboard: 600,
       waitsPerOrganization: 1_000,
     },
     trpcMaxBatchSize: 10,

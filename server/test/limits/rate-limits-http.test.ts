@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DashboardBrowser } from '../dashboard/dashboard-browser.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { created, trpcFailure, trpcQuery } from '../payments/payment-fixtures.ts';
 import { createInstances } from './limits-helpers.ts';
@@ -10,6 +11,7 @@ const rateLimits = {
   apiReads: 4,
   apiWrites: 2,
   pages: 3,
+  dashboard: 3,
   waitsPerOrganization: 1_000,
 };
 const {
@@ -174,6 +176,28 @@ describe('per client address on the customer pages', () => {
     expect(answer.body).toMatch(/Batch call exceeds maximum size/);
     // No call ran, so nothing was counted for this address.
     expect(answer.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('per dashboard session', () => {
+  it("limits one session's signed-in calls across both instances and leaves another session alone", async () => {
+    const browser = new DashboardBrowser(one, '203.0.113.20');
+    await browser.signUp();
+    // The same session through the other instance.
+    const sameSession = new DashboardBrowser(two, '203.0.113.20');
+    sameSession.cookie = browser.cookie;
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await (i % 2 === 0 ? browser : sameSession).query('overview'));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
+    const refused = answers[3];
+    if (!refused) throw new Error('unreachable');
+    expect(trpcFailure(refused, 429).code).toBe('RATE_LIMITED');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.headers['ratelimit-limit']).toBe('3');
+
+    const other = new DashboardBrowser(two, '203.0.113.20');
+    await other.signUp();
+    expect((await other.query('overview')).statusCode).toBe(200);
   });
 });
 
