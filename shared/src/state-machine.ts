@@ -1,21 +1,12 @@
 import { z } from 'zod';
+import { PAYMENT_STATUSES } from './payment-statuses.ts';
 
 /**
  * The payment state machine: statuses, the ISO 20022 table, the ISO -> service mapping,
  * terminal statuses and which moves are allowed. Everything that changes a payment asks here.
  */
 
-export const PAYMENT_STATUSES = [
-  'PENDING',
-  'AUTHORIZING',
-  'AUTHORIZED',
-  'SUBMITTED',
-  'ACCEPTED',
-  'COMPLETED',
-  'FAILED',
-  'CANCELLED',
-  'EXPIRED',
-] as const;
+export { PAYMENT_STATUSES };
 export const PaymentStatus = z.enum(PAYMENT_STATUSES).meta({
   id: 'PaymentStatus',
   description: "The service's status of a payment; COMPLETED, FAILED, CANCELLED and EXPIRED are final",

@@ -1,4 +1,5 @@
 import { type Payment, paymentEtag } from '@pis/shared';
+import { PAYMENT_STATUSES } from '@pis/shared/payment-statuses';
 import type {
   ApiKeyEntry,
   Overview,
@@ -7,7 +8,6 @@ import type {
   QuickStart,
   Session,
 } from '../../src/dashboard/api/dashboard-api.ts';
-import { STATUS_ORDER } from '../../src/dashboard/payments/statuses.ts';
 import { trpcMutation, trpcQuery } from './trpc-handlers.ts';
 
 export const CSRF_TOKEN = 'csrf-test-token';
@@ -87,7 +87,7 @@ export const paymentList = (payments: Payment[], total = payments.length, offset
 export const overview = (overrides: Partial<Overview> = {}): Overview => ({
   organization: session().organization,
   countsByStatus: {
-    ...(Object.fromEntries(STATUS_ORDER.map((status) => [status, 0])) as Overview['countsByStatus']),
+    ...(Object.fromEntries(PAYMENT_STATUSES.map((status) => [status, 0])) as Overview['countsByStatus']),
     AUTHORIZING: 1,
     COMPLETED: 3,
   },

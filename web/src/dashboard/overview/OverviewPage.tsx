@@ -1,3 +1,4 @@
+import { PAYMENT_STATUSES } from '@pis/shared/payment-statuses';
 import { Link } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
@@ -5,7 +6,6 @@ import { dashboardApi } from '../api/dashboard-api.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
-import { STATUS_ORDER } from '../payments/statuses.ts';
 import { useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { VolumeChart } from './VolumeChart.tsx';
 
@@ -34,7 +34,7 @@ type OverviewData = Awaited<ReturnType<typeof dashboardApi.overview>>;
 
 const Overview = ({ overview }: { overview: OverviewData }) => {
   const { organization, countsByStatus, volume } = overview;
-  const counts = STATUS_ORDER.map((status) => [status, countsByStatus[status] ?? 0] as const).filter(
+  const counts = PAYMENT_STATUSES.map((status) => [status, countsByStatus[status] ?? 0] as const).filter(
     ([, count]) => count > 0,
   );
   return (

@@ -1,3 +1,4 @@
+import { isPaymentStatus, PAYMENT_STATUSES } from '@pis/shared/payment-statuses';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
@@ -11,7 +12,6 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
 import { useDashboardLoad } from '../session/use-dashboard-call.ts';
-import { isPaymentStatus, STATUS_ORDER } from './statuses.ts';
 
 const PAGE_SIZE = 20;
 
@@ -82,7 +82,7 @@ const Filters = ({ status, provider, onChange }: FiltersProps) => {
           onChange={(event) => onChange({ status: event.target.value || null, page: null })}
         >
           <option value="">All statuses</option>
-          {STATUS_ORDER.map((value) => (
+          {PAYMENT_STATUSES.map((value) => (
             <option key={value} value={value}>
               {value}
             </option>

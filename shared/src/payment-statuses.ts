@@ -1,0 +1,21 @@
+/**
+ * The service statuses in lifecycle order, with no runtime dependency: the dashboard's chunk
+ * imports this module alone (`@pis/shared/payment-statuses`) rather than shared's index, which
+ * brings zod. The state machine builds its schema from the same list.
+ */
+export const PAYMENT_STATUSES = [
+  'PENDING',
+  'AUTHORIZING',
+  'AUTHORIZED',
+  'SUBMITTED',
+  'ACCEPTED',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'EXPIRED',
+] as const;
+
+export type PaymentStatusName = (typeof PAYMENT_STATUSES)[number];
+
+export const isPaymentStatus = (value: string | null | undefined): value is PaymentStatusName =>
+  (PAYMENT_STATUSES as readonly string[]).includes(value ?? '');
