@@ -1,28 +1,17 @@
 import { z } from 'zod';
-import { PAYMENT_STATUSES } from './payment-statuses.ts';
+import { isTerminal, PAYMENT_STATUSES, TERMINAL_STATUSES, type TerminalStatus } from './payment-statuses.ts';
 
 /**
  * The payment state machine: statuses, the ISO 20022 table, the ISO -> service mapping,
  * terminal statuses and which moves are allowed. Everything that changes a payment asks here.
  */
 
-export { PAYMENT_STATUSES };
+export { isTerminal, PAYMENT_STATUSES, TERMINAL_STATUSES, type TerminalStatus };
 export const PaymentStatus = z.enum(PAYMENT_STATUSES).meta({
   id: 'PaymentStatus',
   description: "The service's status of a payment; COMPLETED, FAILED, CANCELLED and EXPIRED are final",
 });
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
-
-export const TERMINAL_STATUSES = [
-  'COMPLETED',
-  'FAILED',
-  'CANCELLED',
-  'EXPIRED',
-] as const satisfies PaymentStatus[];
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
-
-export const isTerminal = (status: PaymentStatus): status is TerminalStatus =>
-  (TERMINAL_STATUSES as readonly PaymentStatus[]).includes(status);
 
 export const ISO_CODES = ['RCVD', 'PDNG', 'ACTC', 'ACCP', 'ACSP', 'ACSC', 'RJCT', 'CANC'] as const;
 export const IsoCode = z

@@ -14,13 +14,6 @@ export const SCENARIO_PRESETS: ReadonlyArray<{ preset: ScenarioPreset; label: st
   { preset: 'slow', label: 'Slow', timing: 'Completed after 10 minutes' },
 ];
 
-export const FINISHED_STATUSES: ReadonlySet<PaymentStatus> = new Set([
-  'COMPLETED',
-  'FAILED',
-  'CANCELLED',
-  'EXPIRED',
-]);
-
 /** Headline and explanation of where a payment stands, for the result pages. */
 export const statusText = (
   status: PaymentStatus,
