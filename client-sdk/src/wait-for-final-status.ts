@@ -94,7 +94,6 @@ export const waitForFinalStatus = async (
         etag = answer.etag;
         if (payment.status !== last?.status) {
           statusChanged = true;
-          last = payment;
           await onUpdate?.(payment);
         }
         last = payment;

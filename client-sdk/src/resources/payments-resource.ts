@@ -163,7 +163,6 @@ export class PaymentsResource {
     paymentId: string,
     options: WaitForFinalStatusOptions = {},
   ): Promise<FinalPayment> {
-    paymentIdSegment(paymentId, 'paymentId');
     const path = `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}`;
     return waitForFinalStatus(async (signal, condition) => {
       const { data, headers } = await this.#sender.sendForAnswer<Payment>({
