@@ -1,9 +1,10 @@
-import { type DashboardSession, MOCK_PROVIDER, type SignUpInput } from '@pis/shared';
+import type { DashboardSession, SignUpInput } from '@pis/shared';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { DashboardHttp } from '../dashboard/dashboard-http.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { createOrganization } from '../organizations/organization-admin.ts';
+import { organizationSummary } from '../organizations/organization-summary.ts';
 import { hashPassword } from './password-hash.ts';
 import { createSession } from './sessions.ts';
 import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
@@ -32,15 +33,14 @@ export async function signUp(
     const session = await createSession(tx, userId, clock);
     return { organizationId, userId, session };
   });
+  // Read back as every session sees it: which providers a new organization has is the
+  // organizations module's rule, not this one's.
+  const organization = await organizationSummary(em, created.organizationId);
+  if (!organization) throw new Error(`organization ${created.organizationId} vanished after sign-up`);
   http.setSessionCookie(created.session.token, created.session.expiresAt);
   return {
     user: { id: created.userId, email: emailKey(input.email) },
-    organization: {
-      id: created.organizationId,
-      name: input.businessName,
-      active: true,
-      approvedProviders: [MOCK_PROVIDER],
-    },
+    organization,
     csrfToken: created.session.csrfToken,
   };
 }

@@ -7,9 +7,9 @@ import {
   validationFailed,
 } from '@pis/shared';
 import type { Clock } from '../clock.ts';
-import { ApiKey, Organization } from '../db/entities/index.ts';
+import { ApiKey } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
-import { organizationNotFound } from '../organizations/organization-admin.ts';
+import { loadOrganization } from '../organizations/organization-admin.ts';
 import { generateApiKey, hashApiKey, prefixOf } from './api-key-secret.ts';
 
 /**
@@ -40,9 +40,7 @@ export async function createApiKey(
   clock: Clock,
 ): Promise<{ apiKeyId: string; apiKey: string; entry: ApiKeyEntry }> {
   // Not forked: sign-up and the demo seed create the organization in the same transaction.
-  if (!(await em.findOne(Organization, { id: input.organizationId }))) {
-    throw organizationNotFound(input.organizationId);
-  }
+  await loadOrganization(em, input.organizationId);
   const generated = generateApiKey();
   const row = em.create(ApiKey, {
     id: randomId('key'),

@@ -11,8 +11,7 @@ import {
 import { cancelPayment } from '../payments/cancel-payment.ts';
 import { dashboardPayment } from '../payments/dashboard-payment.ts';
 import { listPayments } from '../payments/list-payments.ts';
-import { withinWaitAllowance } from '../payments/read-payment.ts';
-import { paymentsDeps } from '../payments/routers/payments-context.ts';
+import { paymentsDeps, waitingRead } from '../payments/routers/payments-context.ts';
 import { sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
@@ -35,14 +34,10 @@ export const paymentsRouter = router({
         paymentsDeps(ctx),
         ctx.caller,
         input.paymentId,
-        withinWaitAllowance(
-          {
-            waiters: ctx.services.waiters,
-            ...ctx.liveRead({ ifNoneMatch: input.ifNoneMatch, waitSeconds: input.waitSeconds }),
-          },
-          ctx.caller.organizationId,
-          ctx.config.rateLimits,
-        ),
+        waitingRead(ctx, ctx.caller.organizationId, {
+          ifNoneMatch: input.ifNoneMatch,
+          waitSeconds: input.waitSeconds,
+        }),
       ),
     ),
 

@@ -3,8 +3,6 @@ import type { Clock } from '../clock.ts';
 import { Organization, OrganizationProvider } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 
-export { setAllowedReturnOrigins } from './return-origins.ts';
-
 /**
  * Operator actions on organizations (the CLI, sign-up, the first-start demo seed and the test
  * factories all go through these). Each one writes in its own flush; a failed check changes

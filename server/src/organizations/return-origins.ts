@@ -1,7 +1,8 @@
-import { AppError, ReturnOrigin, validationFailed } from '@pis/shared';
+import { ReturnOrigin, validationFailed } from '@pis/shared';
 import { z } from 'zod';
 import { Organization } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
+import { loadOrganization } from './organization-admin.ts';
 
 /**
  * Where an organization's customers may be sent back to: a list of origins, checked on every
@@ -36,8 +37,7 @@ export async function setAllowedReturnOrigins(
       })),
     );
   }
-  const organization = await em.findOne(Organization, { id: organizationId });
-  if (!organization) throw new AppError('NOT_FOUND', `Organization not found: ${organizationId}`);
+  const organization = await loadOrganization(em, organizationId);
   const unique = [...new Set(parsed.data)];
   organization.allowedReturnOrigins = unique.length > 0 ? unique : null;
   await em.flush();

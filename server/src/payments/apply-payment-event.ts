@@ -11,6 +11,13 @@ import {
 } from './payment-record.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 
+/**
+ * How far a payment's own timeline may run: to `now`, or while a provider call is claimed and
+ * unanswered, to the claim's time (its bank is being told about a decision made then).
+ */
+export const heldUntil = (claimedAt: Date | undefined, now: Date): Date =>
+  claimedAt && claimedAt.getTime() < now.getTime() ? claimedAt : now;
+
 /** A lifecycle step from shared (approve, reject, cancel, a provider's news...): pure. */
 export type PaymentEvent = (payment: PaymentRecord, now: Date) => Change;
 
@@ -83,6 +90,8 @@ export async function applyPaymentEvent(
     const before = toPaymentRecord(row);
     // Read after the lock: a step applied by whoever held it is never "in the future" of ours.
     const now = deps.clock.now();
+    // While a claim stands, the payment's own time stops at the claim's.
+    const until = heldUntil(claim?.claimedAt, now);
     let change: Change;
     try {
       if (claim && options.settles === claim.claimId) {
@@ -92,8 +101,6 @@ export async function applyPaymentEvent(
         const settled = join(atClaim, event(atClaim.record, claim.claimedAt));
         change = join(settled, catchUp(settled.record, now));
       } else if (claim || options.settles !== undefined) {
-        // Held at the claim's time while it stands (never later than now).
-        const until = claim && claim.claimedAt.getTime() < now.getTime() ? claim.claimedAt : now;
         change = catchUp(before, until);
         if (claim && (options.whileClaimed ?? 'refuse') === 'refuse') {
           refusal = providerCallInProgress(claim.action);
@@ -108,7 +115,7 @@ export async function applyPaymentEvent(
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       refusal = error;
-      change = catchUp(before, claim && claim.claimedAt.getTime() < now.getTime() ? claim.claimedAt : now);
+      change = catchUp(before, until);
     }
     if (change.history.length > 0) {
       writeLifecycleState(row, change.record);

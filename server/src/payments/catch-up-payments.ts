@@ -2,6 +2,7 @@ import { catchUp, type HistoryRecord, type PaymentRecord } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
+import { heldUntil } from './apply-payment-event.ts';
 import {
   PAYMENT_ROW_JSON,
   type PaymentJson,
@@ -99,8 +100,7 @@ async function catchUpLocked(
     const steps: { record: PaymentRecord; lastSeq: number; history: HistoryRecord[] }[] = [];
     for (const before of rows) {
       const { last_seq: lastSeq, claimed_at: claimedAt } = around.get(before.id) ?? {};
-      const held = claimedAt ? new Date(claimedAt) : undefined;
-      const change = catchUp(before, held && held.getTime() < now.getTime() ? held : now);
+      const change = catchUp(before, heldUntil(claimedAt ? new Date(claimedAt) : undefined, now));
       if (change.history.length === 0) continue;
       steps.push({ record: change.record, lastSeq: Number(lastSeq ?? 0), history: change.history });
       const dueAt = change.record.nextDueAt;

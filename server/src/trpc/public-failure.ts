@@ -16,11 +16,10 @@ const INTERNAL: PublicFailure = {
   body: { message: 'Internal server error', code: 'INTERNAL_ERROR' },
 };
 
-const OVERLOADED: PublicFailure = {
-  status: 503,
-  body: { message: 'The service is busy: retry shortly', code: 'SERVICE_UNAVAILABLE' },
+const OVERLOADED = (): PublicFailure => ({
+  ...toFailure(new AppError('SERVICE_UNAVAILABLE', 'The service is busy: retry shortly')),
   headers: { 'retry-after': String(OVERLOAD_RETRY_AFTER_SECONDS) },
-};
+});
 
 /** tRPC's own codes that can reach a client without passing through our code. */
 const TRPC_CODE_FAILURES: Partial<Record<TRPCError['code'], (error: TRPCError) => PublicFailure>> = {
@@ -55,7 +54,7 @@ const isZodError = (value: unknown): value is z.ZodError =>
 export function publicFailure(error: unknown): PublicFailure {
   const cause = error instanceof TRPCError ? error.cause : error;
   if (cause instanceof AppError) return toFailure(cause);
-  if (isDatabaseOverload(cause)) return OVERLOADED;
+  if (isDatabaseOverload(cause)) return OVERLOADED();
   if (error instanceof TRPCError) {
     // BAD_REQUEST + ZodError is input validation; an output ZodError is INTERNAL_SERVER_ERROR (ours).
     if (error.code === 'BAD_REQUEST' && isZodError(cause)) {

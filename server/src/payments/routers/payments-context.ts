@@ -1,4 +1,5 @@
 import { type Payment, paymentEtag } from '@pis/shared';
+import type { AskedWait } from '../../http/live-read.ts';
 import type { Context } from '../../trpc/context.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
 import { honoursWait, type WaitingRead, withinWaitAllowance } from '../read-payment.ts';
@@ -14,12 +15,12 @@ export const paymentsDeps = (ctx: Context): PaymentsDeps => ({
 });
 
 /**
- * The request's waiting-read headers, with this process's waiters (see read-payment.ts), within
- * the caller's organization's allowance of waits.
+ * The request's waiting-read headers (or, for the dashboard, what its input asks), with this
+ * process's waiters (see read-payment.ts), within the caller's organization's allowance of waits.
  */
-export const waitingRead = (ctx: Context, organizationId: string): WaitingRead =>
+export const waitingRead = (ctx: Context, organizationId: string, asked?: AskedWait): WaitingRead =>
   withinWaitAllowance(
-    { waiters: ctx.services.waiters, ...ctx.liveRead() },
+    { waiters: ctx.services.waiters, ...ctx.liveRead(asked) },
     organizationId,
     ctx.config.rateLimits,
   );
