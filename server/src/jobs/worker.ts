@@ -1,4 +1,4 @@
-import type { Job, JobResult } from 'pg-boss';
+import type { Job } from 'pg-boss';
 import type { JobDefinition, JobDeps } from './job-definition.ts';
 import type { JobQueue } from './job-queue.ts';
 import { JOBS } from './registry.ts';
@@ -17,9 +17,7 @@ export interface Worker {
 export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worker> {
   const stopping = new AbortController();
   for (const job of JOBS) {
-    await queue.boss.work(job.name, { ...job.work, perJobResults: true }, (jobs) =>
-      handleBatch(job, jobs, deps, stopping.signal),
-    );
+    await queue.boss.work(job.name, job.work, (jobs) => handleBatch(job, jobs, deps, stopping.signal));
   }
 
   // Not a pg-boss job: a singleton job's lease outlives a killed worker by minutes, and every
@@ -40,43 +38,39 @@ export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worke
 }
 
 /**
- * Validates each job's payload (one that does not parse never will: it is dead-lettered, not
- * retried), then hands the valid ones to the handler as one batch, settled together.
+ * Validates each job's payload and hands the valid ones to the handler as one batch. pg-boss
+ * settles the batch as a whole: resolving completes every job (`id = any(ids)` on its primary
+ * key), throwing fails them all and they are retried. A payload that does not parse never will:
+ * it is logged and completed with the batch rather than retried. Nothing is lost by that: the
+ * payment row's `next_due_at` is the truth, and the sweep catches up whatever a job did not.
+ * (pg-boss's per-job results would settle them separately, but its statement for that joins the
+ * batch to the queue's active jobs without an index, which for 4 x 2,500 active jobs took ~7 s
+ * per batch and stalled every queue: see docs/decisions/hot-path-performance.md.)
  */
 async function handleBatch(
   job: JobDefinition,
   jobs: Job<unknown>[],
   deps: JobDeps,
   stopping: AbortSignal,
-): Promise<JobResult[]> {
-  const valid: { id: string; payload: unknown }[] = [];
-  const results: JobResult[] = [];
+): Promise<void> {
+  const valid: unknown[] = [];
   for (const item of jobs) {
     const parsed = job.payload.safeParse(item.data);
-    if (parsed.success) {
-      valid.push({ id: item.id, payload: parsed.data });
-    } else {
+    if (parsed.success) valid.push(parsed.data);
+    else
       deps.logger.error(
         { job: job.name, id: item.id, issues: parsed.error.issues },
-        'job payload is invalid',
+        'job payload is invalid; dropped (the sweep catches its payment up)',
       );
-      results.push({ id: item.id, status: 'deadletter' });
-    }
   }
-  if (valid.length === 0) return results;
+  if (valid.length === 0) return;
   try {
-    await job.handler(
-      valid.map((item) => item.payload),
-      deps,
-      stopping,
-    );
-    return [...results, ...valid.map(({ id }): JobResult => ({ id, status: 'completed' }))];
+    await job.handler(valid, deps, stopping);
   } catch (error) {
     deps.logger.warn(
       { err: error, job: job.name, jobs: valid.length },
       'job batch failed; pg-boss retries it',
     );
-    const output = { message: error instanceof Error ? error.message : String(error) };
-    return [...results, ...valid.map(({ id }): JobResult => ({ id, status: 'failed', output }))];
+    throw error;
   }
 }

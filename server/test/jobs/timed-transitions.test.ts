@@ -1,5 +1,8 @@
+import { PgBoss } from 'pg-boss';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
+import { JOB_SCHEMA } from '../../src/jobs/job-queue.ts';
+import { paymentDueJob } from '../../src/jobs/payment-due-job.ts';
 import { CREATE_BODY, createWorkerTestApp, waitFor } from './worker-harness.ts';
 
 /**
@@ -122,5 +125,44 @@ describe('timed transitions on pg-boss (real time)', () => {
     expect(statuses.every((s) => s === 'COMPLETED')).toBe(true);
     for (const id of ids) expect(await storedHistory(id)).toEqual(FULL_RUN_2S);
     await Promise.all(workers.map((worker) => worker.stop()));
+  });
+
+  it('drops a job whose payload can never parse (completed once, not retried) and still applies the valid ones beside it', async () => {
+    const sender = new PgBoss({
+      connectionString: harness.databaseUrl,
+      schema: JOB_SCHEMA,
+      supervise: false,
+      migrate: false,
+    });
+    await sender.start();
+    try {
+      const paymentId = await createPayment();
+      await approve(paymentId, 2);
+      const badId = await sender.send(paymentDueJob.name, { paymentId: 42, dueAt: 'tomorrow' });
+      const worker = await harness.startWorkerProcess();
+      expect(
+        await waitFor(
+          () => storedStatus(paymentId),
+          (s) => s === 'COMPLETED',
+          4_000,
+        ),
+      ).toBe('COMPLETED');
+      const jobState = async () =>
+        (
+          await harness.orm.em
+            .getConnection()
+            .execute<{ state: string; retry_count: number }[]>(
+              `select state, retry_count from ${JOB_SCHEMA}.job where id = ?`,
+              [badId],
+            )
+        )[0];
+      expect(await waitFor(jobState, (job) => job?.state === 'completed', 2_000)).toEqual({
+        state: 'completed',
+        retry_count: 0,
+      });
+      await worker.stop();
+    } finally {
+      await sender.stop({ graceful: false });
+    }
   });
 });
