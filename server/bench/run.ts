@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { startBaseline } from './baseline.ts';
 import { type Goal, printGoals } from './goals.ts';
 import { type LiveReadsResult, measureLiveReads } from './live-reads.ts';
@@ -52,6 +55,10 @@ const countRateLimits = process.argv.includes('--rate-limits');
 const scale = process.argv.includes('--scale');
 // `npm run bench -- --live-only` measures only the waiting reads (bench/live-reads.ts).
 const liveOnly = process.argv.includes('--live-only');
+// `npm run bench -- --http-only` measures only create and get against the baseline.
+const httpOnly = process.argv.includes('--http-only');
+// `--profile DIR` writes a CPU profile of this process (the service) per measured service load.
+const profileDir = argument('--profile');
 const rows: Row[] = [];
 let lag: LagResult | undefined;
 let live: LiveReadsResult | undefined;
@@ -69,12 +76,14 @@ try {
     else if (liveOnly) live = await measureLiveReads(service, serviceUrl, serviceDatabaseUrl, throwaway.dir);
     else {
       if (!lagOnly) rows.push(...(await measureService(serviceUrl, headers, rows)));
-      lag = await measureTimelineLag(
-        service,
-        await createSome(serviceUrl, headers, TIMELINES),
-        await createSome(serviceUrl, headers, 50),
-      );
-      if (!lagOnly) live = await measureLiveReads(service, serviceUrl, serviceDatabaseUrl, throwaway.dir);
+      if (!httpOnly) {
+        lag = await measureTimelineLag(
+          service,
+          await createSome(serviceUrl, headers, TIMELINES),
+          await createSome(serviceUrl, headers, 50),
+        );
+        if (!lagOnly) live = await measureLiveReads(service, serviceUrl, serviceDatabaseUrl, throwaway.dir);
+      }
     }
   } finally {
     await service.close();
@@ -170,7 +179,10 @@ async function measure(
     durationSeconds: WARMUP_SECONDS,
   };
   await runLoad(spec);
-  return runLoad({ ...spec, durationSeconds: DURATION_SECONDS });
+  const profiling = profileDir && request.headers ? await startProfile() : undefined;
+  const result = await runLoad({ ...spec, durationSeconds: DURATION_SECONDS });
+  await profiling?.(path.join(profileDir ?? '', `${request.method.toLowerCase()}.cpuprofile`));
+  return result;
 }
 
 /** Creates `count` payments over HTTP, 10 at a time, and returns their ids. */
@@ -252,4 +264,18 @@ function lagGoals(lag: LagResult): Goal[] {
       met: lag.missing === 0,
     },
   ];
+}
+
+/** Starts the V8 profiler in this process; the returned function stops it and writes the profile. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
