@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { envelopeClientError } from './http/client-error.ts';
@@ -28,7 +29,7 @@ import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
 
 export interface BuildAppOptions
-  extends Omit<AppServices, 'configuredProviders' | 'providers' | 'scheduler' | 'waiters'> {
+  extends Omit<AppServices, 'configuredProviders' | 'providers' | 'scheduler' | 'waiters' | 'apiKeyCache'> {
   configuredProviders?: readonly string[];
   /** Default: the Mock bank only. */
   providers?: ProviderRegistry;
@@ -36,6 +37,8 @@ export interface BuildAppOptions
   scheduler?: PaymentScheduler;
   /** Default: none (a read never waits); `main.ts` passes the process's, on its listening connection. */
   waiters?: PaymentWaiters;
+  /** Default: none (every request reads its key); `main.ts` passes the process's, fed by its listening connection. */
+  apiKeyCache?: ApiKeyCache;
   logger?: Logger;
 }
 
@@ -58,6 +61,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     providers,
     scheduler: options.scheduler ?? noopPaymentScheduler,
     waiters: options.waiters ?? noPaymentWaiters,
+    apiKeyCache: options.apiKeyCache ?? noApiKeyCache,
   };
   const app = Fastify({
     loggerInstance: (options.logger ?? silentLogger()) as FastifyBaseLogger,

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { noApiKeyCache } from '../src/auth/api-key-cache.ts';
 import { hashApiKey } from '../src/auth/api-key-secret.ts';
 import { ApiKey } from '../src/db/entities/index.ts';
 import { createLogger } from '../src/logger.ts';
@@ -138,6 +139,7 @@ describe('403: permission and organization', () => {
         apiKeyHeader: apiKey,
         config: testConfig(),
         setHeader: () => {},
+        services: { apiKeyCache: noApiKeyCache },
       } as unknown as Context);
     const reader = await factories.createMerchant('read');
     await expect(caller(reader.apiKey).write()).rejects.toMatchObject({

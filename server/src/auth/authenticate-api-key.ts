@@ -4,6 +4,7 @@ import type { EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Logger } from '../logger.ts';
 import { rateLimitHitCtes } from '../rate-limits/rate-limit-store.ts';
+import { type ApiKeyCache, noApiKeyCache } from './api-key-cache.ts';
 import { hashApiKey, prefixOf } from './api-key-secret.ts';
 import { recordKeyUse } from './key-use.ts';
 
@@ -65,33 +66,51 @@ export async function authenticateApiKey(
     preload?: KeyPreload | undefined;
     count?: KeyCount | undefined;
     logger?: Logger | undefined;
+    /** Keys proved before (none by default: every request reads its key). */
+    cache?: ApiKeyCache | undefined;
   } = {},
 ): Promise<{ caller: Caller; preloaded: unknown; counted: KeyCountHit | undefined }> {
   const invalid = () => new AppError('UNAUTHORIZED', MESSAGES.invalidApiKey);
   if (typeof presented !== 'string') throw invalid();
   if (!prefixOf(presented)) throw invalid();
-  const { preload, count } = options;
+  const { preload, count, cache = noApiKeyCache } = options;
   const now = clock.now();
 
   // Found by the SHA-256 of the whole key (unique index): equality on a hash of 286 random bits
-  // leaks nothing usable through timing, and no other row is touched for a wrong key.
-  const [key] = await preparedQuery<KeyRow>(
-    em,
-    {
-      name: `api_key_by_hash${preload ? `_with_${preload.name}` : ''}${count ? `_counting_${permission}` : ''}`,
-      sql: keyLookupSql(preload?.sql, count ? permission : undefined),
-    },
-    [
-      hashApiKey(presented),
-      ...(count ? [null, count.windowSeconds, count.key, now.toISOString()] : []),
-      ...(preload?.values ?? []),
-    ],
-  );
+  // leaks nothing usable through timing, and no other row is touched for a wrong key. A key this
+  // process proved since its organization last changed is taken from the cache (api-key-cache.ts)
+  // and still goes through every check below; a statement runs only for a preload or a count.
+  const keyHash = hashApiKey(presented);
+  const proven = cache.get(keyHash);
+  const generation = cache.generation();
+  let key: KeyRow | undefined = proven && { ...proven, revoked_at: null, active: true };
+  if (!proven || preload || count) {
+    const source = proven ? 'proven' : 'table';
+    [key] = await preparedQuery<KeyRow>(
+      em,
+      {
+        name: `api_key_${source}${preload ? `_with_${preload.name}` : ''}${count ? `_counting_${permission}` : ''}`,
+        sql: keyLookupSql(source, preload?.sql, count ? permission : undefined),
+      },
+      [
+        ...(proven
+          ? [proven.id, proven.can_read, proven.can_write, proven.expires_at, proven.organization_id]
+          : [keyHash]),
+        ...(count ? [null, count.windowSeconds, count.key, now.toISOString()] : []),
+        ...(proven ? [proven.providers] : []),
+        ...(preload?.values ?? []),
+      ],
+    );
+  }
   if (!key) throw invalid();
   if (key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime())) {
     throw invalid();
   }
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
+  if (!proven) {
+    const { id, can_read, can_write, expires_at, organization_id, providers } = key;
+    cache.put(keyHash, { id, can_read, can_write, expires_at, organization_id, providers }, generation);
+  }
   const caller: Caller = {
     organizationId: key.organization_id,
     apiKeyId: key.id,
@@ -112,17 +131,23 @@ export async function authenticateApiKey(
 }
 
 /**
- * Every request reads its key, organization and approvals afresh (one query, no cache), so a
- * key revoked or an organization deactivated by the operator CLI is refused on the next request.
- * Counting (`permission` given) repeats the checks of authenticateApiKey in SQL, with the
- * application's clock for the expiry.
+ * The key, its organization and approvals: from the tables by the key's hash, or (`proven`) as
+ * parameters, for a key the cache holds. Counting (`permission` given) repeats the checks of
+ * authenticateApiKey in SQL, with the application's clock for the expiry.
  */
-const keyLookupSql = (preloadSql: string | undefined, permission: Permission | undefined) => `
-  with k as (
-    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, o.active
+const keyLookupSql = (
+  source: 'table' | 'proven',
+  preloadSql: string | undefined,
+  permission: Permission | undefined,
+) => `
+  with k as (${
+    source === 'table'
+      ? `select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, o.active
     from api_key k join organization o on o.id = k.organization_id
-    where k.key_hash = ?
-  )${
+    where k.key_hash = ?`
+      : `select ?::text as id, ?::boolean as can_read, ?::boolean as can_write,
+      ?::timestamptz as expires_at, null::timestamptz as revoked_at, ?::text as organization_id, true as active`
+  })${
     permission
       ? `, ${rateLimitHitCtes(
           '?::text || proven.id',
@@ -133,10 +158,14 @@ const keyLookupSql = (preloadSql: string | undefined, permission: Permission | u
       : ''
   }
   select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.active,
-    array(
+    ${
+      source === 'table'
+        ? `array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
-    ) as providers${preloadSql ? `, (${preloadSql}) as preloaded` : ''}${
+    )`
+        : '?::text[]'
+    } as providers${preloadSql ? `, (${preloadSql}) as preloaded` : ''}${
       permission ? ', rate_hit.hits as rate_hits, rate_hit.reset_seconds as rate_reset_seconds' : ''
     }
   from k${permission ? ' left join rate_hit on true' : ''}`;

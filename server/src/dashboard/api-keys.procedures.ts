@@ -43,6 +43,9 @@ export const apiKeysRouter = router({
         ctx.clock,
         ctx.caller.organizationId,
       );
+      // This process refuses the key from the next request on; the others when they hear the
+      // commit's notification (auth/api-key-cache.ts).
+      ctx.services.apiKeyCache.dropOrganization(ctx.caller.organizationId);
       return { apiKey: revoked.entry };
     }),
 });

@@ -15,7 +15,10 @@ import type { EntityManager } from './orm.ts';
 export const CHANNELS = {
   /** Sent by the `payment_notify` trigger on every insert and update of `payment`; key: its id. */
   paymentChanged: 'payment_changed',
-  /** Key: the API key's id (revocation, for the key caches); sent with notifyInTransaction. */
+  /**
+   * Sent by the `api_key_changed` triggers on every change to an API key, an organization or its
+   * approved providers; key: the organization's id (auth/api-key-cache.ts drops its keys).
+   */
   apiKeyChanged: 'api_key_changed',
 } as const;
 
@@ -30,6 +33,12 @@ export interface Notifications {
   subscribe(channel: string, key: string, callback: NotificationCallback): () => void;
   /** Resolves once the connection listens to `channel` (tests and start-up: nothing missed after it). */
   listening(channel: string): Promise<void>;
+  /**
+   * The listening connection's number while it is up and listening (a new one after every
+   * reconnect), undefined while it is down: what was heard under one number says nothing of
+   * what happened while there was none.
+   */
+  connection(): number | undefined;
   /** How many subscriptions are held (the measure of a process's waiters). */
   readonly subscriberCount: number;
   close(): Promise<void>;
@@ -55,6 +64,7 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
   const channels = new Set<string>();
   let count = 0;
   let client: pg.Client | undefined;
+  let connections = 0;
   let connected: Promise<pg.Client> | undefined;
   let closed = false;
   let backoffMs = BACKOFF_MIN_MS;
@@ -91,6 +101,7 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
     await next.connect();
     for (const channel of channels) await next.query(`listen ${next.escapeIdentifier(channel)}`);
     client = next;
+    connections += 1;
     backoffMs = BACKOFF_MIN_MS;
     if (reconnecting) {
       logger.info('listening again; waking every subscriber to re-read');
@@ -168,6 +179,7 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
       };
     },
     listening,
+    connection: () => (client ? connections : undefined),
     get subscriberCount() {
       return count;
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
+import { startApiKeyCache } from '../auth/api-key-cache.ts';
 import type { Clock } from '../clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
@@ -67,6 +68,7 @@ export async function startServiceParts(
   const parts = await startBackgroundParts(options, shutdown);
   const { config, logger } = options;
   const waiters = await startPaymentWaiters(parts.notifications);
+  const apiKeyCache = await startApiKeyCache(parts.notifications);
   const app = await buildApp({
     config,
     orm: parts.database.orm,
@@ -74,6 +76,7 @@ export async function startServiceParts(
     logger,
     scheduler: parts.background.scheduler,
     waiters,
+    apiKeyCache,
   });
   shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
   return { ...parts, waiters, app };

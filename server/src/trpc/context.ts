@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiKeyCache } from '../auth/api-key-cache.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { type DashboardHttp, dashboardHttp } from '../dashboard/dashboard-http.ts';
@@ -30,6 +31,8 @@ export interface AppServices {
   scheduler: PaymentScheduler;
   /** Waiting reads of this process (payments/payment-waiters.ts); drained on close. */
   waiters: PaymentWaiters;
+  /** API keys this process proved (auth/api-key-cache.ts); none held unless it listens. */
+  apiKeyCache: ApiKeyCache;
 }
 
 /** Per request: a fresh identity map, and the raw API key header for the auth middleware. */

@@ -57,6 +57,7 @@ const withPermission = (permission: Permission) =>
           ? { key: rateLimitKey(budget, ''), windowSeconds: limits.windowSeconds }
           : undefined,
         logger: ctx.log,
+        cache: ctx.services.apiKeyCache,
       },
     );
     if (counted) {

@@ -9,7 +9,8 @@ import { createTestApp } from '../helpers/test-app.ts';
 import { created } from '../payments/payment-fixtures.ts';
 import { DashboardBrowser, data, failure } from './dashboard-browser.ts';
 
-const { app, orm, clock, databaseUrl, factories } = await createTestApp();
+// With the API key cache, as `npm start` runs: a revoked key must still fail on the next request.
+const { app, orm, clock, databaseUrl, factories } = await createTestApp({ keyCache: true });
 
 let addresses = 0;
 const signedIn = async () => {

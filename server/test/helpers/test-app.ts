@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../../src/app.ts';
+import { type ApiKeyCache, startApiKeyCache } from '../../src/auth/api-key-cache.ts';
 import type { Config } from '../../src/config.ts';
 import { type Notifications, startNotifications } from '../../src/db/notifications.ts';
 import { type Orm, openOrm } from '../../src/db/orm.ts';
@@ -23,6 +24,8 @@ export interface TestApp {
   /** With `waiting: true`: the app's listening connection and waiters (else absent: reads never wait). */
   notifications?: Notifications;
   waiters?: PaymentWaiters;
+  /** With `keyCache: true`: the app's API key cache, fed by its listening connection (as in `npm start`). */
+  apiKeyCache?: ApiKeyCache;
 }
 
 /**
@@ -30,20 +33,29 @@ export interface TestApp {
  *   const { app, factories } = await createTestApp();
  */
 export async function createTestApp(
-  options: { config?: Partial<Config>; waiting?: boolean } & Partial<
+  options: { config?: Partial<Config>; waiting?: boolean; keyCache?: boolean } & Partial<
     Omit<BuildAppOptions, 'config' | 'orm' | 'clock'>
   > = {},
 ): Promise<TestApp> {
-  const { config: configOverrides, waiting, ...appOptions } = options;
+  const { config: configOverrides, waiting, keyCache, ...appOptions } = options;
   const database = await createTestDatabase();
   const orm = await openOrm(database.url, { poolMax: 4 });
   const clock = new TestClock();
   const config = testConfig({ databaseUrl: database.url, ...configOverrides });
-  const notifications = waiting
-    ? startNotifications({ databaseUrl: database.url, logger: silentLogger() })
-    : undefined;
-  const waiters = notifications ? await startPaymentWaiters(notifications) : undefined;
-  const app = await buildApp({ config, orm, clock, ...(waiters ? { waiters } : {}), ...appOptions });
+  const notifications =
+    waiting || keyCache
+      ? startNotifications({ databaseUrl: database.url, logger: silentLogger() })
+      : undefined;
+  const waiters = notifications && waiting ? await startPaymentWaiters(notifications) : undefined;
+  const apiKeyCache = notifications && keyCache ? await startApiKeyCache(notifications) : undefined;
+  const app = await buildApp({
+    config,
+    orm,
+    clock,
+    ...(waiters ? { waiters } : {}),
+    ...(apiKeyCache ? { apiKeyCache } : {}),
+    ...appOptions,
+  });
   await app.ready();
   await checkAnswersAgainstDocument(app);
   afterAll(async () => {
@@ -59,6 +71,8 @@ export async function createTestApp(
     config,
     factories: factories(orm, clock),
     databaseUrl: database.url,
-    ...(notifications && waiters ? { notifications, waiters } : {}),
+    ...(notifications ? { notifications } : {}),
+    ...(waiters ? { waiters } : {}),
+    ...(apiKeyCache ? { apiKeyCache } : {}),
   };
 }

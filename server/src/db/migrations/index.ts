@@ -8,6 +8,7 @@ import { Migration20261122222213_dashboard_accounts } from './Migration202611222
 import { Migration20261122223647_payment_day_summary } from './Migration20261122223647_payment_day_summary.ts';
 import { Migration20261122230736_payment_notify } from './Migration20261122230736_payment_notify.ts';
 import { Migration20261122232327_payment_counts_per_statement } from './Migration20261122232327_payment_counts_per_statement.ts';
+import { Migration20261123012000_api_key_changed } from './Migration20261123012000_api_key_changed.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -29,4 +30,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261122232327_payment_counts_per_statement',
     class: Migration20261122232327_payment_counts_per_statement,
   },
+  { name: 'Migration20261123012000_api_key_changed', class: Migration20261123012000_api_key_changed },
 ];
