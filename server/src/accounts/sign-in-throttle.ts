@@ -5,7 +5,7 @@ import type { SetHeader } from '../rate-limits/rate-limits.ts';
 
 /** Who is trying, as the request context knows it. */
 export interface AccountClient {
-  clientAddress: string;
+  clientAddress(): string;
   setHeader: SetHeader;
 }
 
@@ -29,7 +29,7 @@ export async function throttleAccountAttempt(
 ): Promise<void> {
   const checks = [
     consumeRateLimit(em, {
-      key: `dashboard-auth:address:${client.clientAddress}`,
+      key: `dashboard-auth:address:${client.clientAddress()}`,
       limit: SIGN_IN_LIMITS.perAddress,
       windowSeconds: WINDOW_SECONDS,
     }),

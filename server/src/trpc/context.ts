@@ -47,9 +47,9 @@ export interface Context {
   idempotencyKeyHeader: string | string[] | undefined;
   /**
    * Who per-address rate limits count: the client's address (the socket's, or per TRUST_PROXY),
-   * an IPv6 one by its /64 (see rateLimitClient).
+   * an IPv6 one by its /64 (see rateLimitClient). Computed when asked: most requests never are.
    */
-  clientAddress: string;
+  clientAddress(): string;
   /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
   setHeader(name: string, value: string): void;
   /** Session cookie and CSRF header, for the dashboard's procedures. */
@@ -71,7 +71,7 @@ export function createContextFactory(services: AppServices) {
     log: req.log as Logger,
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
-    clientAddress: rateLimitClient(req.ip),
+    clientAddress: () => rateLimitClient(req.ip),
     setHeader: (name, value) => {
       res.header(name, value);
     },

@@ -25,7 +25,7 @@ async function refuseUnstorableInput(getRawInput: () => Promise<unknown>): Promi
  */
 export const pageProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
-    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'pages', ctx.clientAddress);
+    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'pages', ctx.clientAddress());
     return next();
   })
   .use(storableInput);
