@@ -12,15 +12,20 @@ export interface ProvenKey {
 }
 
 /**
- * Keys this process proved recently, by the hash of the presented secret, so a request with a
- * known good key skips the key lookup's round trip (issue 9; docs/decisions/hot-path-performance.md).
+ * Keys this process proved recently, by the hash of the presented secret, so a request that
+ * would otherwise run no statement for its key (a create with RATE_LIMITS=off) skips the key
+ * lookup's round trip (issue 9; docs/decisions/hot-path-performance.md). A request that runs a
+ * statement anyway (a rate-limit count, the default; a GET's preload) reads its key afresh.
  *
  * Only good keys are held (a wrong, revoked or expired key or an inactive organization always
  * goes to the database, so guessing fills nothing), and only while the process's listening
- * connection is up: the `api_key_changed` trigger notifies on every change to a key, an
- * organization or its approved providers, on commit, and every process drops that
- * organization's keys when it hears it. A connection lost and regained (notifications missed
- * in between) empties the cache; while it is down nothing is served from it.
+ * connection is up and hears its own heartbeat: the `api_key_changed` triggers notify on every
+ * change to a key, an organization or its approved providers (a TRUNCATE: all), on commit, and
+ * every process drops that organization's keys when it hears it; the revoking process drops
+ * them at once. A connection lost and regained (notifications missed in between) empties the
+ * cache; while it is down nothing is served from it. What is left is the time a notification
+ * takes to arrive: another process may still accept a just-revoked key for that long
+ * (milliseconds), and only on a path that runs no statement of its own.
  */
 export interface ApiKeyCache {
   /** The key, when held, proved since the last change to its organization, and fresh. */
@@ -52,7 +57,8 @@ const MAX_KEYS = 10_000;
 export async function startApiKeyCache(notifications: Notifications): Promise<ApiKeyCache> {
   const cache = createApiKeyCache(() => notifications.connection());
   notifications.subscribe(CHANNELS.apiKeyChanged, ANY_KEY, (organizationId, reason) => {
-    if (reason === 'reconnected') cache.clear();
+    // '' is a TRUNCATE's: every organization.
+    if (reason === 'reconnected' || organizationId === '') cache.clear();
     else cache.dropOrganization(organizationId);
   });
   await notifications.listening(CHANNELS.apiKeyChanged);
@@ -87,7 +93,7 @@ export function createApiKeyCache(
     put(keyHash, key, since) {
       const current = connection();
       if (current === undefined || since !== generation) return;
-      if (held.size >= MAX_KEYS) held.delete(held.keys().next().value as string);
+      if (held.size >= MAX_KEYS && !held.has(keyHash)) held.delete(held.keys().next().value as string);
       held.set(keyHash, { key, connection: current, until: now() + KEY_CACHE_TTL_MS });
     },
     dropOrganization: (organizationId) => invalidate((key) => key.organization_id === organizationId),

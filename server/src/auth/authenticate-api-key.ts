@@ -77,31 +77,28 @@ export async function authenticateApiKey(
   const now = clock.now();
 
   // Found by the SHA-256 of the whole key (unique index): equality on a hash of 286 random bits
-  // leaks nothing usable through timing, and no other row is touched for a wrong key. A key this
-  // process proved since its organization last changed is taken from the cache (api-key-cache.ts)
-  // and still goes through every check below; a statement runs only for a preload or a count.
+  // leaks nothing usable through timing, and no other row is touched for a wrong key.
+  // When the request needs no statement of its own (no preload, no count), a key this process
+  // proved since its organization last changed is taken from the cache instead (api-key-cache.ts)
+  // and still goes through every check below. Whenever a statement runs, it reads the key afresh:
+  // the cache only ever spares a round trip, never a revocation that has not been heard yet.
   const keyHash = hashApiKey(presented);
-  const proven = cache.get(keyHash);
+  const proven = preload || count ? undefined : cache.get(keyHash);
   const generation = cache.generation();
-  let key: KeyRow | undefined = proven && { ...proven, revoked_at: null, active: true };
-  if (!proven || preload || count) {
-    const source = proven ? 'proven' : 'table';
-    [key] = await preparedQuery<KeyRow>(
-      em,
-      {
-        name: `api_key_${source}${preload ? `_with_${preload.name}` : ''}${count ? `_counting_${permission}` : ''}`,
-        sql: keyLookupSql(source, preload?.sql, count ? permission : undefined),
-      },
-      [
-        ...(proven
-          ? [proven.id, proven.can_read, proven.can_write, proven.expires_at, proven.organization_id]
-          : [keyHash]),
-        ...(count ? [null, count.windowSeconds, count.key, now.toISOString()] : []),
-        ...(proven ? [proven.providers] : []),
-        ...(preload?.values ?? []),
-      ],
-    );
-  }
+  const [key] = proven
+    ? [{ ...proven, revoked_at: null, active: true } satisfies KeyRow]
+    : await preparedQuery<KeyRow>(
+        em,
+        {
+          name: `api_key_by_hash${preload ? `_with_${preload.name}` : ''}${count ? `_counting_${permission}` : ''}`,
+          sql: keyLookupSql(preload?.sql, count ? permission : undefined),
+        },
+        [
+          keyHash,
+          ...(count ? [null, count.windowSeconds, count.key, now.toISOString()] : []),
+          ...(preload?.values ?? []),
+        ],
+      );
   if (!key) throw invalid();
   if (key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime())) {
     throw invalid();
@@ -131,23 +128,15 @@ export async function authenticateApiKey(
 }
 
 /**
- * The key, its organization and approvals: from the tables by the key's hash, or (`proven`) as
- * parameters, for a key the cache holds. Counting (`permission` given) repeats the checks of
- * authenticateApiKey in SQL, with the application's clock for the expiry.
+ * The key, its organization and approvals, read afresh. Counting (`permission` given) repeats
+ * the checks of authenticateApiKey in SQL, with the application's clock for the expiry.
  */
-const keyLookupSql = (
-  source: 'table' | 'proven',
-  preloadSql: string | undefined,
-  permission: Permission | undefined,
-) => `
-  with k as (${
-    source === 'table'
-      ? `select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, o.active
+const keyLookupSql = (preloadSql: string | undefined, permission: Permission | undefined) => `
+  with k as (
+    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, o.active
     from api_key k join organization o on o.id = k.organization_id
-    where k.key_hash = ?`
-      : `select ?::text as id, ?::boolean as can_read, ?::boolean as can_write,
-      ?::timestamptz as expires_at, null::timestamptz as revoked_at, ?::text as organization_id, true as active`
-  })${
+    where k.key_hash = ?
+  )${
     permission
       ? `, ${rateLimitHitCtes(
           '?::text || proven.id',
@@ -158,14 +147,10 @@ const keyLookupSql = (
       : ''
   }
   select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.active,
-    ${
-      source === 'table'
-        ? `array(
+    array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
-    )`
-        : '?::text[]'
-    } as providers${preloadSql ? `, (${preloadSql}) as preloaded` : ''}${
+    ) as providers${preloadSql ? `, (${preloadSql}) as preloaded` : ''}${
       permission ? ', rate_hit.hits as rate_hits, rate_hit.reset_seconds as rate_reset_seconds' : ''
     }
   from k${permission ? ' left join rate_hit on true' : ''}`;

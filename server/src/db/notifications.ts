@@ -55,6 +55,14 @@ export async function notifyInTransaction(em: EntityManager, channel: string, ke
 
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 5_000;
+/**
+ * The connection notifies itself this often, and counts as down when it has not heard itself for
+ * HEARD_WITHIN_MS: a half-open socket (the database gone without a word) would otherwise look up
+ * for hours, and a cache trusting it would serve what it can no longer hear about.
+ */
+const HEARTBEAT_MS = 5_000;
+const HEARD_WITHIN_MS = 12_000;
+const HEARTBEAT_CHANNEL = 'pis_heartbeat';
 
 /** Opens the process's listening connection; reconnects on its own (backoff 0.1 s doubling to 5 s). */
 export function startNotifications(options: { databaseUrl: string; logger: Logger }): Notifications {
@@ -65,6 +73,11 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
   let count = 0;
   let client: pg.Client | undefined;
   let connections = 0;
+  let heardAt = 0;
+  /** Drops the current connection and reconnects (set per connection). */
+  let dropCurrent: ((error?: Error) => void) | undefined;
+  /** Per channel: resolves once the connection listens to it. */
+  const listened = new Map<string, Promise<void>>();
   let connected: Promise<pg.Client> | undefined;
   let closed = false;
   let backoffMs = BACKOFF_MIN_MS;
@@ -85,9 +98,14 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
   };
 
   const connect = async (reconnecting: boolean): Promise<pg.Client> => {
-    const next = new pg.Client({ connectionString: options.databaseUrl, keepAlive: true });
+    const next = new pg.Client({
+      connectionString: options.databaseUrl,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: HEARTBEAT_MS,
+    });
     next.on('notification', (message) => {
-      if (message.payload !== undefined) deliver(message.channel, message.payload, 'notified');
+      if (message.channel === HEARTBEAT_CHANNEL) heardAt = performance.now();
+      else if (message.payload !== undefined) deliver(message.channel, message.payload, 'notified');
     });
     const lost = (error?: Error) => {
       if (client !== next || closed) return;
@@ -99,9 +117,16 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
     next.on('error', lost);
     next.on('end', () => lost());
     await next.connect();
-    for (const channel of channels) await next.query(`listen ${next.escapeIdentifier(channel)}`);
+    for (const channel of [HEARTBEAT_CHANNEL, ...channels]) {
+      await next.query(`listen ${next.escapeIdentifier(channel)}`);
+    }
     client = next;
     connections += 1;
+    heardAt = performance.now();
+    dropCurrent = (error) => {
+      lost(error);
+      next.end().catch(() => {});
+    };
     backoffMs = BACKOFF_MIN_MS;
     if (reconnecting) {
       logger.info('listening again; waking every subscriber to re-read');
@@ -137,18 +162,40 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
     return connected;
   };
 
-  const listening = async (channel: string) => {
-    if (closed) throw new Error('notifications are closed');
-    if (!channels.has(channel)) {
+  const listening = (channel: string): Promise<void> => {
+    if (closed) return Promise.reject(new Error('notifications are closed'));
+    let done = listened.get(channel);
+    if (!done) {
       channels.add(channel);
-      // Reached only for a channel not yet listened to: a fresh connection listens to it itself.
-      const current = await ready();
-      if (current === client)
-        await current.query(`listen ${current.escapeIdentifier(channel)}`).catch(() => {});
+      done = (async () => {
+        const current = await ready();
+        // A connection made after the channel was added listens to it itself.
+        if (current !== client) return;
+        try {
+          await current.query(`listen ${current.escapeIdentifier(channel)}`);
+        } catch (error) {
+          // Not listening while seeming connected would be the worst of both: start over.
+          if (current === client) dropCurrent?.(error as Error);
+          throw error;
+        }
+      })();
+      listened.set(channel, done);
+      done.catch(() => listened.delete(channel));
+    }
+    return done.then(() => ready()).then(() => {});
+  };
+
+  const heartbeat = setInterval(() => {
+    const current = client;
+    if (!current) return;
+    if (performance.now() - heardAt > HEARD_WITHIN_MS) {
+      logger.warn('listening connection silent; reconnecting');
+      dropCurrent?.(new Error('heartbeat not heard'));
       return;
     }
-    await ready();
-  };
+    current.query(`select pg_notify('${HEARTBEAT_CHANNEL}', '')`).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
 
   return {
     subscribe(channel, key, callback) {
@@ -179,13 +226,14 @@ export function startNotifications(options: { databaseUrl: string; logger: Logge
       };
     },
     listening,
-    connection: () => (client ? connections : undefined),
+    connection: () => (client && performance.now() - heardAt <= HEARD_WITHIN_MS ? connections : undefined),
     get subscriberCount() {
       return count;
     },
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearInterval(heartbeat);
       const current = client;
       client = undefined;
       await current?.end().catch(() => {});

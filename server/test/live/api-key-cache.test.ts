@@ -29,8 +29,17 @@ const otherNotifications = startNotifications({ databaseUrl, logger: silentLogge
 const otherCache = await startApiKeyCache(otherNotifications);
 const other = await buildApp({ config, orm: otherOrm, clock, apiKeyCache: otherCache });
 await other.ready();
+// A third, counting rate limits (the default), sharing the second's cache and connection.
+const counting = await buildApp({
+  config: { ...config, rateLimits: { ...config.rateLimits, enabled: true } },
+  orm: otherOrm,
+  clock,
+  apiKeyCache: otherCache,
+});
+await counting.ready();
 afterAll(async () => {
   await other.close();
+  await counting.close();
   await otherNotifications.close();
   await otherOrm.close();
 });
@@ -87,6 +96,21 @@ describe('the API key cache across two instances', () => {
     expect(delayMs).toBeLessThan(1_000);
   });
 
+  test('a request that runs a statement anyway (a count, a preload) reads its key afresh: revoked is refused before anyone hears it', async () => {
+    const merchant = await factories.createMerchant();
+    expectSuccess(await banks(counting, merchant.apiKey));
+    expectSuccess(await banks(other, merchant.apiKey));
+    // Behind the triggers' back, so no instance can have heard of it.
+    await operatorSql('update api_key set revoked_at = now() where id = $1', [merchant.apiKeyId], true);
+    expectFailure(await banks(counting, merchant.apiKey), 401);
+    const read = await other.inject({
+      method: 'GET',
+      url: '/api/payments/pay_0000000000000000000000',
+      headers: merchant.headers,
+    });
+    expectFailure(read, 401);
+  });
+
   test('an organization deactivated by SQL: 403 from the other instance once heard', async () => {
     const merchant = await factories.createMerchant();
     expectSuccess(await banks(other, merchant.apiKey));
@@ -135,7 +159,15 @@ describe('the API key cache across two instances', () => {
     await told;
     expect(received).toEqual([merchant.organizationId]);
     unsubscribe();
-    const deleted = heard(otherNotifications, merchant.organizationId);
+    // A key moved to another organization: the old one's caches hold it, so both are told.
+    const elsewhere = await factories.createOrg();
+    const both = [heard(otherNotifications, merchant.organizationId), heard(otherNotifications, elsewhere)];
+    await operatorSql('update api_key set organization_id = $2 where id = $1', [
+      merchant.apiKeyId,
+      elsewhere,
+    ]);
+    await Promise.all(both);
+    const deleted = heard(otherNotifications, elsewhere);
     await operatorSql('delete from api_key where id = $1', [merchant.apiKeyId]);
     await deleted;
   });
@@ -159,6 +191,17 @@ describe('the API key cache across two instances', () => {
     }
     expect(otherNotifications.connection()).not.toBe(before);
     // ...yet refused, whether the connection is still down or already back.
+    expectFailure(await banks(other, merchant.apiKey), 401);
+  });
+});
+
+describe('a TRUNCATE (last: it empties the tables)', () => {
+  test('fires no row trigger, so it tells every cache to empty itself', async () => {
+    const merchant = await factories.createMerchant();
+    expectSuccess(await banks(other, merchant.apiKey));
+    const told = heard(otherNotifications, '');
+    await operatorSql('truncate api_key cascade', []);
+    await told;
     expectFailure(await banks(other, merchant.apiKey), 401);
   });
 });
