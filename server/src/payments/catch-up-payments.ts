@@ -25,7 +25,7 @@ export interface CatchUpPaymentsDeps {
  * UPDATE, in id order so two batches never deadlock), `now` read after the lock, the shared
  * `catchUp` decides, history appended after the last entry; the scheduler hears about the next
  * due times after the commit. Idempotent: a payment with nothing due is left untouched.
- * Four statements whatever the batch's size (lock and read, last entries and claims, update,
+ * Five statements whatever the batch's size (lock, read, last entries and claims, update,
  * history), in raw SQL: with entities, hydrating, diffing and flushing thousands of payments
  * took most of a 10,000-step burst (issue 9; docs/decisions/hot-path-performance.md).
  */
@@ -39,7 +39,7 @@ export async function catchUpPayments(
     // the lock is not applied again. The ids go as one JSON parameter: the ORM would inline
     // each id of `in (?)` into the text, which costs the event loop dearly for thousands.
     em.execute<LockedRow[]>(
-      `select ${PAYMENT_ROW_JSON} as payment from payment p
+      `select p.id from payment p
         where p.id in (select json_array_elements_text(?::json))
           and p.next_due_at <= ?::timestamptz
         order by p.id for update`,
@@ -62,15 +62,15 @@ export async function catchUpDuePayments(
 ): Promise<{ found: number; changed: number }> {
   return catchUpLocked(deps, (em) =>
     em.execute<LockedRow[]>(
-      `select ${PAYMENT_ROW_JSON} as payment from payment p
+      `select p.id from payment p
         where p.next_due_at <= ?::timestamptz order by p.next_due_at limit ? for update skip locked`,
       [deps.clock.now().toISOString(), limit],
     ),
   );
 }
 
-/** A locked payment row, as PAYMENT_ROW_JSON reads it. */
-type LockedRow = { payment: Omit<PaymentJson, 'history'> };
+/** A locked payment row's id (its data is read once the lock is held, see catchUpLocked). */
+type LockedRow = { id: string };
 
 async function catchUpLocked(
   deps: CatchUpPaymentsDeps,
@@ -78,10 +78,19 @@ async function catchUpLocked(
 ): Promise<{ found: number; changed: number }> {
   const next: DuePayment[] = [];
   const result = await deps.em.fork().transactional(async (em) => {
-    const rows = (await lockRows(em)).map((row) => paymentRecordFromJson(row.payment));
-    // The instant the steps are applied at: read once the rows are ours.
+    const locked = await lockRows(em);
+    // The instant the steps are applied at: read once the rows are ours, before reading what they
+    // hold (a statement of its own: building and parsing thousands of rows takes a while, and
+    // four batches share this event loop).
     const now = deps.clock.now();
-    if (rows.length === 0) return { found: 0, changed: 0 };
+    if (locked.length === 0) return { found: 0, changed: 0 };
+    const rows = (
+      await em.execute<{ payment: Omit<PaymentJson, 'history'> }[]>(
+        `select ${PAYMENT_ROW_JSON} as payment from payment p
+          where p.id in (select json_array_elements_text(?::json)) order by p.id`,
+        [JSON.stringify(locked.map((row) => row.id))],
+      )
+    ).map((row) => paymentRecordFromJson(row.payment));
     // Read after the lock (a statement of its own, so it sees what the lock holder committed):
     // each payment's last history entry, and its provider claim's time. A payment whose
     // provider call is claimed and unanswered waits at the claim's time (see
