@@ -98,6 +98,9 @@ if (lag) {
       `p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms, max ${lag.maxMs} ms` +
       (lag.missing > 0 ? `; ${lag.missing} steps not applied when read` : ''),
   );
+  console.log(
+    `steps visible to others (their commit's notification heard) after the due time: p99 ${lag.visibleP99Ms} ms, max ${lag.visibleMaxMs} ms`,
+  );
 }
 if (live) {
   const { memory, realisticReads: reads } = live;

@@ -1,5 +1,7 @@
 import type { ApprovalTiming } from '@pis/shared';
 import { type Clock, systemClock } from '../src/clock.ts';
+import { ANY_KEY, CHANNELS, startNotifications } from '../src/db/notifications.ts';
+import { silentLogger } from '../src/logger.ts';
 import { approveAtMockBank } from '../src/payments/mock-bank-decisions.ts';
 import type { PaymentsDeps } from '../src/payments/payments-deps.ts';
 import { defaultProviderRegistry } from '../src/providers/default-providers.ts';
@@ -13,6 +15,12 @@ export interface LagResult {
   maxMs: number;
   /** Samples whose step had not been applied when read (counted as missing, not as lag). */
   missing: number;
+  /**
+   * When each step became visible to others: its commit's `payment_changed` notification, heard
+   * by a listener in this process, minus the due time (p99 and max).
+   */
+  visibleP99Ms: number;
+  visibleMaxMs: number;
 }
 
 const COMPLETE_AFTER_SECONDS = 10;
@@ -24,11 +32,13 @@ const STEPS = [
 ];
 
 /**
- * 1,000 timelines whose steps fall due at the same instants. Every payment is approved "at" one
+ * Timelines whose steps fall due at the same instants. Every payment is approved "at" one
  * instant T0 a few seconds ahead (a fixed clock for the approvals only), so its steps are due at
- * T0+1 s, T0+4 s and T0+10 s: three bursts of 1,000 through pg-boss and the worker on real time.
- * Lag = when the worker wrote the step (`updated_at`) minus when it was due; read from the table
- * between steps, so no reader catches anything up.
+ * T0+1 s, T0+4 s and T0+10 s: three bursts through pg-boss and the worker on real time.
+ * Lag = when the worker took the step (`updated_at`: the instant it held the payment's row)
+ * minus when it was due; read from the table between steps, so no reader catches anything up.
+ * Visible = when its commit's notification was heard, minus when it was due: what a waiting
+ * reader sees. (History entries carry the due instant itself either way.)
  */
 export async function measureTimelineLag(
   service: Service,
@@ -53,8 +63,18 @@ export async function measureTimelineLag(
     completeAfterSeconds: COMPLETE_AFTER_SECONDS,
   });
   if (Date.now() > t0) throw new Error('the approvals took longer than planned; the lag would include them');
+  // Commits, as any listener hears them (after the approvals: those are not steps).
+  const heardAt = new Map<string, number[]>();
+  const listener = startNotifications({ databaseUrl: service.database.url, logger: silentLogger() });
+  await listener.listening(CHANNELS.paymentChanged);
+  listener.subscribe(CHANNELS.paymentChanged, ANY_KEY, (paymentId) => {
+    const times = heardAt.get(paymentId);
+    if (times) times.push(Date.now());
+    else heardAt.set(paymentId, [Date.now()]);
+  });
 
   const lags: number[] = [];
+  const visible: number[] = [];
   let missing = 0;
   for (const step of STEPS) {
     await sleepUntil(t0 + step.readAtSeconds * 1000);
@@ -70,9 +90,17 @@ export async function measureTimelineLag(
       if (row.status === step.status) lags.push(new Date(row.updated_at).getTime() - dueAt);
       else missing++;
     }
+    for (const paymentId of paymentIds) {
+      const heard = heardAt.get(paymentId)?.find((time) => time >= dueAt);
+      if (heard !== undefined) visible.push(heard - dueAt);
+    }
   }
+  await listener.close();
   lags.sort((a, b) => a - b);
-  const at = (q: number) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))] ?? Number.NaN;
+  visible.sort((a, b) => a - b);
+  const quantile = (values: number[], q: number) =>
+    values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
+  const at = (q: number) => quantile(lags, q);
   return {
     timelines: paymentIds.length,
     samples: lags.length,
@@ -80,6 +108,8 @@ export async function measureTimelineLag(
     p99Ms: at(0.99),
     maxMs: lags.at(-1) ?? Number.NaN,
     missing,
+    visibleP99Ms: quantile(visible, 0.99),
+    visibleMaxMs: visible.at(-1) ?? Number.NaN,
   };
 }
 
