@@ -1,4 +1,7 @@
+import { DASHBOARD_CSRF_HEADER, DASHBOARD_SESSION_COOKIE } from '@pis/shared';
 import pg from 'pg';
+import { hashPassword } from '../src/accounts/password-hash.ts';
+import { createUser, generatePassword } from '../src/accounts/users.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { systemClock } from '../src/clock.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
@@ -9,7 +12,8 @@ import type { Service } from './service.ts';
  * `npm run bench -- --scale`: does a merchant with a million payments list as fast as one with
  * a thousand? Seeds both organizations in SQL (finished payments spread over the last year, two
  * to four history rows each, the kept counts rebuilt), then times each list query and a get at
- * both sizes over HTTP, one request at a time, and prints p50/p99 and the ratio (goal <= 1.5x).
+ * both sizes over HTTP, one request at a time, and prints p50/p99 and the ratio (goal <= 1.5x);
+ * the dashboard's overview and list too, signed in as each organization's user.
  */
 
 const BIG = 1_000_000;
@@ -22,6 +26,8 @@ const SEED_GOAL_SECONDS = 60;
 interface Merchant {
   organizationId: string;
   headers: Record<string, string>;
+  /** A signed-in dashboard user's session cookie. */
+  dashboard: Record<string, string>;
   someId: string;
 }
 
@@ -29,12 +35,18 @@ interface Figure {
   name: string;
   smallPath: string;
   bigPath: string;
+  /** A dashboard call (the session's cookie), not the REST API (the key). */
+  dashboard?: boolean;
 }
+
+/** A dashboard query's path, as the tRPC client sends it. */
+const dashboardQuery = (procedure: string, input?: object) =>
+  `/trpc/dashboard.${procedure}${input ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`;
 
 export async function runScaleBench(service: Service, databaseUrl: string, url: string): Promise<void> {
   const started = performance.now();
-  const small = await seededMerchant(service, databaseUrl, 'Small Merchant', SMALL);
-  const big = await seededMerchant(service, databaseUrl, 'Big Merchant', BIG);
+  const small = await seededMerchant(service, databaseUrl, url, 'Small Merchant', SMALL);
+  const big = await seededMerchant(service, databaseUrl, url, 'Big Merchant', BIG);
   const seeded = Number(seconds(started));
   console.log(`seeded ${BIG.toLocaleString('en')} + ${SMALL.toLocaleString('en')} payments in ${seeded} s`);
   const goals: Goal[] = [
@@ -75,12 +87,31 @@ export async function runScaleBench(service: Service, databaseUrl: string, url: 
       bigPath: '/api/payments?status=COMPLETED&provider=mock&offset=500',
     },
     { name: 'get by id', smallPath: `/api/payments/${small.someId}`, bigPath: `/api/payments/${big.someId}` },
+    // The dashboard's own calls: the overview (counts by status, 30 days' volume) and its list.
+    {
+      name: 'dashboard overview',
+      smallPath: dashboardQuery('overview'),
+      bigPath: dashboardQuery('overview'),
+      dashboard: true,
+    },
+    {
+      name: 'dashboard list, first page',
+      smallPath: dashboardQuery('payments.list', {}),
+      bigPath: dashboardQuery('payments.list', {}),
+      dashboard: true,
+    },
+    {
+      name: 'dashboard list, FAILED, offset 500',
+      smallPath: dashboardQuery('payments.list', { status: 'FAILED', offset: 60 }),
+      bigPath: dashboardQuery('payments.list', { status: 'FAILED', offset: 500 }),
+      dashboard: true,
+    },
   ];
   console.log(`\n${'query'.padEnd(40)}${'1k p50/p99 ms'.padEnd(17)}${'1M p50/p99 ms'.padEnd(17)}ratio (p50)`);
   for (const figure of figures) {
     const [smallTimes, bigTimes] = await timeRequests(url, [
-      { headers: small.headers, path: figure.smallPath },
-      { headers: big.headers, path: figure.bigPath },
+      { headers: figure.dashboard ? small.dashboard : small.headers, path: figure.smallPath },
+      { headers: figure.dashboard ? big.dashboard : big.headers, path: figure.bigPath },
     ]);
     const ratio = bigTimes.p50 / smallTimes.p50;
     console.log(
@@ -100,6 +131,7 @@ export async function runScaleBench(service: Service, databaseUrl: string, url: 
 async function seededMerchant(
   service: Service,
   databaseUrl: string,
+  url: string,
   name: string,
   payments: number,
 ): Promise<Merchant> {
@@ -117,9 +149,16 @@ async function seededMerchant(
     await client.query('set local session_replication_role = replica');
     await client.query(SEED_PAYMENTS, [organizationId, payments]);
     await client.query(SEED_HISTORY, [organizationId]);
+    // The triggers are off for the seed: the kept counts and volume are rebuilt as they would be.
     await client.query(
       `insert into payment_count select organization_id, status, provider, 0, count(*) from payment
         where organization_id = $1 group by organization_id, status, provider`,
+      [organizationId],
+    );
+    await client.query(
+      `insert into payment_day_volume
+       select organization_id, (created_at at time zone 'UTC')::date, currency, 0, count(*), sum(amount_value)
+       from payment where organization_id = $1 and status = 'COMPLETED' group by 1, 2, 3`,
       [organizationId],
     );
     await client.query('commit');
@@ -129,10 +168,40 @@ async function seededMerchant(
       'select id from payment where organization_id = $1 order by created_at desc limit 1 offset 5',
       [organizationId],
     );
-    return { organizationId, headers: { 'x-api-key': apiKey }, someId: rows[0]?.id as string };
+    return {
+      organizationId,
+      headers: { 'x-api-key': apiKey },
+      dashboard: await dashboardSession(service, url, organizationId),
+      someId: rows[0]?.id as string,
+    };
   } finally {
     await client.end();
   }
+}
+
+/** A dashboard user of the organization, signed in over HTTP as the dashboard does: its cookie. */
+async function dashboardSession(
+  service: Service,
+  url: string,
+  organizationId: string,
+): Promise<Record<string, string>> {
+  const email = `owner@${organizationId.toLowerCase()}.example`;
+  const password = generatePassword();
+  await createUser(
+    service.database.orm.em.fork(),
+    { organizationId, email, passwordHash: await hashPassword(password) },
+    systemClock,
+  );
+  const response = await fetch(`${url}/trpc/dashboard.account.signIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [DASHBOARD_CSRF_HEADER]: '1' },
+    body: JSON.stringify({ email, password }),
+  });
+  const session = response.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith(`${DASHBOARD_SESSION_COOKIE}=`));
+  if (!response.ok || !session) throw new Error(`dashboard sign-in failed: ${response.status}`);
+  return { cookie: session.split(';')[0] as string };
 }
 
 /** Finished payments, newest now, one a few seconds apart going back; 1 in 10 failed, 1 in 20 cancelled. */

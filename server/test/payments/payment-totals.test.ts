@@ -5,8 +5,9 @@ import { createTestApp } from '../helpers/test-app.ts';
 import { created, HOUR, paymentBody, post, SECOND } from './payment-fixtures.ts';
 
 // `total` of GET /api/payments comes from counts a trigger keeps in each writing transaction
-// (payment_count). Here every way a payment is written moves them, and after each the counts
-// must equal counting the rows themselves, for every filter the list allows.
+// (payment_count), and the dashboard overview's volume likewise (payment_day_volume). Here every
+// way a payment is written moves them, and after each both must equal counting the rows
+// themselves, for every filter the list allows.
 
 const { app, orm, factories, clock } = await createTestApp();
 const merchant = await factories.createMerchant();
@@ -32,6 +33,17 @@ async function expectCountsExact() {
        from payment_count group by 1 having sum(count) <> 0 order by 1`,
   );
   expect(kept).toEqual(counted);
+  // The overview's volume (payment_day_volume) likewise: COMPLETED per creation day and currency.
+  const completed = await connection.execute<{ key: string; n: string; value: string }[]>(
+    `select organization_id || '/' || (created_at at time zone 'UTC')::date || '/' || currency as key,
+       count(*)::text as n, sum(amount_value)::text as value
+       from payment where status = 'COMPLETED' group by 1 order by 1`,
+  );
+  const keptVolume = await connection.execute<{ key: string; n: string; value: string }[]>(
+    `select organization_id || '/' || day || '/' || currency as key, sum(count)::text as n, sum(value)::text as value
+       from payment_day_volume group by 1 having sum(count) <> 0 order by 1`,
+  );
+  expect(keptVolume).toEqual(completed);
   // ...and the list reports them, for every filter it has.
   for (const { organizationId, headers: as } of [merchant, other]) {
     const rows = counted.filter((row) => row.key.startsWith(`${organizationId}/`));

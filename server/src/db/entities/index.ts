@@ -6,7 +6,7 @@ import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
 import { PaymentCount } from './payment-count.entity.ts';
-import { PaymentDaySummary, PaymentSummaryProgress } from './payment-day-summary.entity.ts';
+import { PaymentDayVolume } from './payment-day-volume.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
 import { ProviderClaim } from './provider-claim.entity.ts';
 import { RateLimitWindow } from './rate-limit-window.entity.ts';
@@ -23,9 +23,8 @@ export const ENTITIES = [
   RateLimitWindow,
   DashboardUser,
   DashboardSession,
-  PaymentDaySummary,
-  PaymentSummaryProgress,
   PaymentCount,
+  PaymentDayVolume,
 ];
 
 export {
@@ -37,9 +36,8 @@ export {
   OrganizationProvider,
   Payment,
   PaymentCount,
-  PaymentDaySummary,
+  PaymentDayVolume,
   PaymentHistory,
-  PaymentSummaryProgress,
   ProviderClaim,
   RateLimitWindow,
 };

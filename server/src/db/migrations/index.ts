@@ -9,6 +9,7 @@ import { Migration20261122223647_payment_day_summary } from './Migration20261122
 import { Migration20261122230736_payment_notify } from './Migration20261122230736_payment_notify.ts';
 import { Migration20261122232327_payment_counts_per_statement } from './Migration20261122232327_payment_counts_per_statement.ts';
 import { Migration20261123012000_api_key_changed } from './Migration20261123012000_api_key_changed.ts';
+import { Migration20261123020000_payment_day_volume } from './Migration20261123020000_payment_day_volume.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -31,4 +32,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261122232327_payment_counts_per_statement,
   },
   { name: 'Migration20261123012000_api_key_changed', class: Migration20261123012000_api_key_changed },
+  { name: 'Migration20261123020000_payment_day_volume', class: Migration20261123020000_payment_day_volume },
 ];
