@@ -12,7 +12,7 @@ import { createTestApp } from '../helpers/test-app.ts';
 import { created, paymentBody, readPayment } from '../payments/payment-fixtures.ts';
 import { DashboardBrowser, data, failure } from './dashboard-browser.ts';
 
-const { app, orm, clock, factories } = await createTestApp();
+const { app, clock, factories } = await createTestApp();
 
 let addresses = 0;
 /** A signed-up merchant with a read+write key made on the API keys page. */
