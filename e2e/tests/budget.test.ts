@@ -7,8 +7,11 @@ import { launchBrowser, openCustomerPage } from './support/browser.ts';
 import { ARTIFACTS_DIR, WEB_DIST } from './support/e2e-config.ts';
 import { createPayment } from './support/merchant-api.ts';
 
-/** Issue 9: each customer page loads at most 80 KB of JavaScript gzipped (gzip -9). */
-const BUDGET_BYTES = 80 * 1024;
+/**
+ * Issue 9: each customer page loads at most 80 KB of JavaScript gzipped (gzip -9), counted as
+ * Vite's build output and most tools print it: 1 KB = 1,000 bytes (the stricter reading).
+ */
+const BUDGET_BYTES = 80 * 1000;
 
 const gzipped = (file: string) => gzipSync(readFileSync(path.join(WEB_DIST, file)), { level: 9 }).length;
 

@@ -36,6 +36,14 @@ async function approve(paymentId: string, completeAfterSeconds: number): Promise
   return Date.now();
 }
 
+/** The stored status once it is `status`, or whatever it is after `ms`. */
+const statusWithin = (paymentId: string, status: string, ms: number) =>
+  waitFor(
+    () => storedStatus(paymentId),
+    (s) => s === status,
+    ms,
+  );
+
 const FULL_RUN_2S = ['PENDING', 'AUTHORIZING', 'AUTHORIZED', 'ACCEPTED', 'COMPLETED'];
 
 describe('timed transitions on pg-boss (real time)', () => {
@@ -44,11 +52,7 @@ describe('timed transitions on pg-boss (real time)', () => {
     const paymentId = await createPayment();
     const approvedAt = await approve(paymentId, 2);
 
-    const status = await waitFor(
-      () => storedStatus(paymentId),
-      (s) => s === 'COMPLETED',
-      3_000,
-    );
+    const status = await statusWithin(paymentId, 'COMPLETED', 3_000);
     const completedAfter = Date.now() - approvedAt;
     expect(status).toBe('COMPLETED');
     expect(completedAfter).toBeLessThan(3_000);
@@ -69,22 +73,10 @@ describe('timed transitions on pg-boss (real time)', () => {
     const paymentId = await createPayment();
     await approve(paymentId, 4);
     // Steps at 2 s (ACCEPTED) and 4 s (COMPLETED): stop after the first, restart before the second.
-    expect(
-      await waitFor(
-        () => storedStatus(paymentId),
-        (s) => s === 'ACCEPTED',
-        3_500,
-      ),
-    ).toBe('ACCEPTED');
+    expect(await statusWithin(paymentId, 'ACCEPTED', 3_500)).toBe('ACCEPTED');
     await first.stop();
     const second = await harness.startWorkerProcess();
-    expect(
-      await waitFor(
-        () => storedStatus(paymentId),
-        (s) => s === 'COMPLETED',
-        4_000,
-      ),
-    ).toBe('COMPLETED');
+    expect(await statusWithin(paymentId, 'COMPLETED', 4_000)).toBe('COMPLETED');
     expect(await storedHistory(paymentId)).toEqual(FULL_RUN_2S);
     await second.stop();
   });
@@ -101,13 +93,7 @@ describe('timed transitions on pg-boss (real time)', () => {
     // Simulate the jobs having been lost with a crashed worker: only the sweep can help now.
     await harness.orm.em.getConnection().execute(`delete from pgboss.job where name = 'payment.due'`);
     const restarted = await harness.startWorkerProcess();
-    expect(
-      await waitFor(
-        () => storedStatus(paymentId),
-        (s) => s === 'COMPLETED',
-        2_000,
-      ),
-    ).toBe('COMPLETED');
+    expect(await statusWithin(paymentId, 'COMPLETED', 2_000)).toBe('COMPLETED');
     expect(await storedHistory(paymentId)).toEqual(FULL_RUN_2S);
     await restarted.stop();
   });
@@ -140,13 +126,7 @@ describe('timed transitions on pg-boss (real time)', () => {
       await approve(paymentId, 2);
       const badId = await sender.send(paymentDueJob.name, { paymentId: 42, dueAt: 'tomorrow' });
       const worker = await harness.startWorkerProcess();
-      expect(
-        await waitFor(
-          () => storedStatus(paymentId),
-          (s) => s === 'COMPLETED',
-          4_000,
-        ),
-      ).toBe('COMPLETED');
+      expect(await statusWithin(paymentId, 'COMPLETED', 4_000)).toBe('COMPLETED');
       const jobState = async () =>
         (
           await harness.orm.em

@@ -1,4 +1,4 @@
-import { TRPCClientError } from '@trpc/client';
+import { PageCallError } from './page-call.ts';
 
 /**
  * What went wrong, in the terms the pages show. This module is the one place that reads the
@@ -60,12 +60,10 @@ const kindOf = (data: unknown): PageErrorKind => {
 
 export const toPageError = (error: unknown): PageError => {
   if (error instanceof PageError) return error;
-  if (error instanceof TRPCClientError) return new PageError(kindOf(error.data), error.message);
+  if (error instanceof PageCallError) return new PageError(kindOf(error.data), error.message);
   return new PageError('UNEXPECTED', error instanceof Error ? error.message : String(error));
 };
 
 /** A call we cancelled ourselves (newer search, page left): not an error to show. */
-export const isAbort = (error: unknown): boolean => {
-  const cause = error instanceof TRPCClientError ? error.cause : error;
-  return cause instanceof Error && cause.name === 'AbortError';
-};
+export const isAbort = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';

@@ -1,19 +1,20 @@
+import { pageCall } from './page-call.ts';
 import type { BankQuery, ChosenScenario, RejectReason } from './page-types.ts';
-import { trpc } from './trpc-client.ts';
 
 /** The server's internal `pages` procedures. The link token is the only credential. */
 export const pagesApi = {
-  hostedSession: (token: string, signal?: AbortSignal) =>
-    trpc.pages.hostedSession.query({ token }, { signal }),
+  hostedSession: (token: string, signal?: AbortSignal) => pageCall('hostedSession', { token }, { signal }),
 
-  hostedBanks: (query: BankQuery, signal?: AbortSignal) => trpc.pages.hostedBanks.query(query, { signal }),
+  hostedBanks: (query: BankQuery, signal?: AbortSignal) => pageCall('hostedBanks', query, { signal }),
 
-  chooseBank: (token: string, bankId: string) => trpc.pages.chooseBank.mutate({ token, bankId }),
+  chooseBank: (token: string, bankId: string) =>
+    pageCall('chooseBank', { token, bankId }, { mutation: true }),
 
   mockBankSession: (token: string, signal?: AbortSignal) =>
-    trpc.pages.mockBankSession.query({ token }, { signal }),
+    pageCall('mockBankSession', { token }, { signal }),
 
-  approve: (token: string, scenario: ChosenScenario) => trpc.pages.approve.mutate({ token, scenario }),
+  approve: (token: string, scenario: ChosenScenario) =>
+    pageCall('approve', { token, scenario }, { mutation: true }),
 
-  reject: (token: string, reason: RejectReason) => trpc.pages.reject.mutate({ token, reason }),
+  reject: (token: string, reason: RejectReason) => pageCall('reject', { token, reason }, { mutation: true }),
 };
