@@ -68,3 +68,18 @@ describe('toPageError with the first agreed shape', () => {
     expect(await kindOfFailedCall()).toBe('LINK_EXPIRED');
   });
 });
+
+describe('the page calls (api/page-call.ts)', () => {
+  it('send a customer-controlled token through ?input= unchanged', async () => {
+    const tokens: unknown[] = [];
+    server.use(
+      trpcQuery('pages.hostedSession', (input) => {
+        tokens.push(input.token);
+        return {};
+      }),
+    );
+    const hostile = 'a+b c&input=x#frag%20%2B/..\\"\u{1F600}?';
+    await pagesApi.hostedSession(hostile);
+    expect(tokens).toEqual([hostile]);
+  });
+});

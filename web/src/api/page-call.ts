@@ -48,9 +48,11 @@ export async function pageCall<Procedure extends keyof Inputs>(
     if ((error as { name?: unknown }).name === 'AbortError') throw error;
     throw new PageCallError(error instanceof Error ? error.message : String(error), undefined);
   }
-  const answer = (await response.json().catch(() => undefined)) as
-    | { result?: { data: Outputs[Procedure] }; error?: { message?: string; data?: unknown } }
-    | undefined;
+  const answer = (await response.json().catch((error: unknown) => {
+    // Cancelled while the answer was arriving: still a cancellation, not a broken answer.
+    if (options.signal?.aborted) throw error;
+    return undefined;
+  })) as { result?: { data: Outputs[Procedure] }; error?: { message?: string; data?: unknown } } | undefined;
   if (response.ok && answer?.result) return answer.result.data;
   throw new PageCallError(answer?.error?.message ?? `HTTP ${response.status}`, answer?.error?.data);
 }
