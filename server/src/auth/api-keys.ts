@@ -23,6 +23,12 @@ export interface Permissions {
   write: boolean;
 }
 
+/** The permissions as people write them (the CLI's `read,write`, the dashboard's checkboxes). */
+export const permissionsFrom = (list: readonly ApiKeyPermission[]): Permissions => ({
+  read: list.includes('read'),
+  write: list.includes('write'),
+});
+
 /** Another organization's key is "not found" too: nobody learns which key ids exist. */
 export const apiKeyNotFound = () => new AppError('NOT_FOUND', 'API key not found');
 const alreadyRevoked = () => new AppError('API_KEY_ALREADY_REVOKED', 'This API key is already revoked');

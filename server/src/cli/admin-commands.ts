@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ApiKeyName, Email, NewPassword, ProviderCode } from '@pis/shared';
+import { ApiKeyName, ApiKeyPermission, Email, NewPassword, ProviderCode } from '@pis/shared';
 import { z } from 'zod';
+import { permissionsFrom } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 
@@ -34,8 +35,8 @@ const Bool = z.enum(['true', 'false']).transform((value) => value === 'true');
 const PermissionList = z
   .string()
   .transform((text) => text.split(',').map((part) => part.trim()))
-  .pipe(z.array(z.enum(['read', 'write'])).min(1))
-  .transform((list) => ({ read: list.includes('read'), write: list.includes('write') }));
+  .pipe(z.array(ApiKeyPermission).min(1))
+  .transform(permissionsFrom);
 /** Comma-separated; an empty value clears the list. */
 const OriginList = z.string().transform((text) =>
   text

@@ -1,6 +1,6 @@
 import { ApiKeyIdInput, ApiKeyList, CreateApiKeyInput, CreatedApiKey } from '@pis/shared';
 import { z } from 'zod';
-import { createApiKey, futureExpiry, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { createApiKey, futureExpiry, listApiKeys, permissionsFrom, revokeApiKey } from '../auth/api-keys.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
 
@@ -22,10 +22,7 @@ export const apiKeysRouter = router({
         {
           organizationId: ctx.caller.organizationId,
           name: input.name,
-          permissions: {
-            read: input.permissions.includes('read'),
-            write: input.permissions.includes('write'),
-          },
+          permissions: permissionsFrom(input.permissions),
           expiresAt: futureExpiry(input.expiresAt, ctx.clock),
         },
         ctx.clock,
