@@ -1,6 +1,5 @@
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
-import type { EntityManager } from './orm.ts';
 
 /**
  * Postgres LISTEN/NOTIFY for the whole process: ONE dedicated connection listens, and an
@@ -42,15 +41,6 @@ export interface Notifications {
   /** How many subscriptions are held (the measure of a process's waiters). */
   readonly subscriberCount: number;
   close(): Promise<void>;
-}
-
-/**
- * Sends `key` on `channel` inside the transaction `em` is in: delivered when it commits. Writes
- * to `payment` need not call this (the trigger does).
- */
-export async function notifyInTransaction(em: EntityManager, channel: string, key: string): Promise<void> {
-  // em.execute runs in em's transaction when there is one.
-  await em.execute('select pg_notify(?, ?)', [channel, key]);
 }
 
 const BACKOFF_MIN_MS = 100;

@@ -4,7 +4,6 @@ import {
   ANY_KEY,
   CHANNELS,
   type NotificationReason,
-  notifyInTransaction,
   startNotifications,
 } from '../../src/db/notifications.ts';
 import { silentLogger } from '../../src/logger.ts';
@@ -47,26 +46,29 @@ test('a payment written by any path notifies its id on commit (the trigger)', as
   expect(notifications.subscriberCount).toBe(0);
 });
 
-test('notifyInTransaction is delivered on commit, never on rollback', async () => {
+test('a change is notified on commit, never on rollback (the api_key_changed trigger)', async () => {
   await notifications.listening(CHANNELS.apiKeyChanged);
+  const merchant = await factories.createMerchant();
   const received: string[] = [];
   const unsubscribe = notifications.subscribe(CHANNELS.apiKeyChanged, ANY_KEY, (key) => received.push(key));
+  const revoke = (em: typeof orm.em) =>
+    em.execute('update api_key set revoked_at = now() where id = ?', [merchant.apiKeyId]);
   await orm.em
     .fork()
     .transactional(async (em) => {
-      await notifyInTransaction(em, CHANNELS.apiKeyChanged, 'key_rolled_back');
+      await revoke(em);
       throw new Error('roll back');
     })
     .catch(() => {});
-  const committed = next(CHANNELS.apiKeyChanged, 'key_committed');
+  const committed = next(CHANNELS.apiKeyChanged, merchant.organizationId);
   await orm.em.fork().transactional(async (em) => {
-    await notifyInTransaction(em, CHANNELS.apiKeyChanged, 'key_committed');
+    await revoke(em);
     // Not yet: the transaction is still open.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received).toEqual([]);
   });
   await committed;
-  expect(received).toEqual(['key_committed']);
+  expect(received).toEqual([merchant.organizationId]);
   unsubscribe();
 });
 
