@@ -17,8 +17,9 @@ export default defineConfig({
     rolldownOptions: {
       treeshake: {
         // @trpc/client declares no `sideEffects` (its @trpc/server sibling says false), so the
-        // bundler kept its unused WebSocket client (~1 KB gzipped). Its modules only define
-        // functions and classes; e2e/tests/budget.test.ts and the browser flows catch a change.
+        // bundler kept its unused WebSocket client (~1 KB gzipped) in the dashboard's chunk (the
+        // customer pages no longer use it: src/api/page-call.ts). Its modules only define
+        // functions and classes; the dashboard's browser flows catch a change.
         moduleSideEffects: [{ test: /[\\/]node_modules[\\/]@trpc[\\/]client[\\/]/, sideEffects: false }],
       },
     },
