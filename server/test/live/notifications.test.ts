@@ -72,6 +72,19 @@ test('a change is notified on commit, never on rollback (the api_key_changed tri
   unsubscribe();
 });
 
+test('listening() resolves only once the channel is listened to, even after a subscribe started it', async () => {
+  await notifications.listening(CHANNELS.paymentChanged);
+  const channel = 'pis_test_late_channel';
+  const heard = new Promise<string>((resolve) => {
+    // subscribe() starts the LISTEN without waiting; listening() must wait for that same LISTEN.
+    notifications.subscribe(channel, ANY_KEY, (key) => resolve(key));
+  });
+  await notifications.listening(channel);
+  // At once, on a connection already open: a LISTEN still in flight would miss it.
+  await orm.em.getConnection().execute(`select pg_notify(?, 'first')`, [channel]);
+  expect(await heard).toBe('first');
+});
+
 test('a lost listening connection reconnects and wakes every subscriber to re-read', async () => {
   await notifications.listening(CHANNELS.paymentChanged);
   const woken = next(CHANNELS.paymentChanged, 'pay_someone', 5_000);
