@@ -2,9 +2,11 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type AppRouter, appRouter } from './app-router.ts';
 import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
+import { type AppServices, createContextFactory } from './context.ts';
 import { envelopeClientError } from './http/client-error.ts';
 import {
   envelopeErrors,
@@ -23,8 +25,6 @@ import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
-import { type AppRouter, appRouter } from './trpc/app-router.ts';
-import { type AppServices, createContextFactory } from './trpc/context.ts';
 import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
 

@@ -1,5 +1,5 @@
+import { createDemoOrganizationIfEmpty, demoBanner } from './cli/demo-organization.ts';
 import { runProcess, startServiceParts } from './lifecycle/process.ts';
-import { createDemoOrganizationIfEmpty, demoBanner } from './organizations/demo-organization.ts';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the job worker) in one process. */
 

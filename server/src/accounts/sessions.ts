@@ -1,8 +1,8 @@
 import { AppError, type DashboardOrganization, MESSAGES } from '@pis/shared';
 import type { Clock } from '../clock.ts';
-import type { DashboardHttp } from '../dashboard/dashboard-http.ts';
 import { DashboardSession, DashboardUser } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
+import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
 import { newCsrfToken, newSessionToken, sameToken, sessionIdOf } from './session-token.ts';
 

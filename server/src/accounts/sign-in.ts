@@ -1,7 +1,7 @@
 import { AppError, type DashboardSession, MESSAGES, type SignInInput } from '@pis/shared';
 import type { Clock } from '../clock.ts';
-import type { DashboardHttp } from '../dashboard/dashboard-http.ts';
 import type { EntityManager } from '../db/orm.ts';
+import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
 import { passwordMatches, spendPasswordCheck } from './password-hash.ts';
 import { createSession, purgeEndedSessions } from './sessions.ts';

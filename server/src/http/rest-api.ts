@@ -3,7 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
 import { z } from 'zod';
-import type { Context } from '../trpc/context.ts';
+import type { Context } from '../context.ts';
 import { logProcedureFailure } from '../trpc/public-failure.ts';
 import { fastifyFailure, INTERNAL_BODY, JSON_TYPE } from './fastify-failure.ts';
 import { openApiHandler } from './openapi-handler.ts';

@@ -3,7 +3,7 @@ import { initTRPC, type TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
-import type { Context } from './context.ts';
+import type { Context } from '../context.ts';
 import { type PublicFailure, publicFailure } from './public-failure.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { createDemoOrganizationIfEmpty, demoBanner } from '../../src/cli/demo-organization.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createDemoOrganizationIfEmpty, demoBanner } from '../../src/organizations/demo-organization.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { DashboardBrowser, data } from './dashboard-browser.ts';

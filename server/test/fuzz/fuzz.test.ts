@@ -2,7 +2,7 @@ import { FailureEnvelope, MOCK_BANK_CATALOGUE, PAYMENT_STATUSES } from '@pis/sha
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, test } from 'vitest';
-import { appRouter } from '../../src/trpc/app-router.ts';
+import { appRouter } from '../../src/app-router.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { created, paymentBody, tokenOf } from '../payments/payment-fixtures.ts';
 import {

@@ -4,7 +4,7 @@ import { createApiKey } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
 import { Organization } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
-import { createOrganization } from './organization-admin.ts';
+import { createOrganization } from '../organizations/organization-admin.ts';
 
 export const DEMO_ORGANIZATION_NAME = 'Demo Merchant';
 export const DEMO_USER_EMAIL = 'demo@merchant.example';

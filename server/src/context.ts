@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiKeyCache } from '../auth/api-key-cache.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import { type DashboardHttp, dashboardHttp } from '../dashboard/dashboard-http.ts';
-import type { EntityManager, Orm } from '../db/orm.ts';
-import { type AskedWait, type LiveReadRequest, liveReadRequest } from '../http/live-read.ts';
-import type { Logger } from '../logger.ts';
-import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
-import type { PaymentWaiters } from '../payments/payment-waiters.ts';
-import type { ProviderRegistry } from '../providers/provider-registry.ts';
-import { rateLimitClient } from '../rate-limits/client-address.ts';
+import type { ApiKeyCache } from './auth/api-key-cache.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { EntityManager, Orm } from './db/orm.ts';
+import { type DashboardHttp, dashboardHttp } from './http/dashboard-http.ts';
+import { type AskedWait, type LiveReadRequest, liveReadRequest } from './http/live-read.ts';
+import type { Logger } from './logger.ts';
+import type { PaymentScheduler } from './payments/payment-scheduler.ts';
+import type { PaymentWaiters } from './payments/payment-waiters.ts';
+import type { ProviderRegistry } from './providers/provider-registry.ts';
+import { rateLimitClient } from './rate-limits/client-address.ts';
 
 /**
  * What the app is built from. Tests pass their own clock and config; domain areas that need
