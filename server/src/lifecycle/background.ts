@@ -5,8 +5,8 @@ import { startJobQueue } from '../jobs/job-queue.ts';
 import { createPgBossPaymentScheduler } from '../jobs/pg-boss-payment-scheduler.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import type { Logger } from '../logger.ts';
-import { findDuePaymentIds } from '../payments/catch-up-payment.ts';
-import { catchUpDuePayments, catchUpPayments } from '../payments/catch-up-payments.ts';
+
+import { catchUpDuePayments, catchUpPayments, findDuePaymentIds } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import { reconcileProviderClaims } from '../payments/provider-claims.ts';

@@ -1,22 +1,10 @@
-import { LockMode } from '@mikro-orm/core';
 import { AppError, type Change, catchUp, type HistoryRecord, type PaymentRecord } from '@pis/shared';
-import { Payment, PaymentHistory, ProviderClaim } from '../db/entities/index.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
-import { type LoadedPayment, type PaymentScope, paymentNotFound, scopeFilter } from './load-payment.ts';
-import {
-  insertHistoryRows,
-  toHistoryRecord,
-  toPaymentRecord,
-  writeLifecycleState,
-} from './payment-record.ts';
+import { catchUpHeld } from './catch-up-payments.ts';
+import { announcePaymentDue, changePayments, type Decision } from './change-payments.ts';
+import { type LoadedPayment, type PaymentScope, paymentNotFound } from './load-payment.ts';
+import type { LockedPayment } from './payment-store.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
-
-/**
- * How far a payment's own timeline may run: to `now`, or while a provider call is claimed and
- * unanswered, to the claim's time (its bank is being told about a decision made then).
- */
-export const heldUntil = (claimedAt: Date | undefined, now: Date): Date =>
-  claimedAt && claimedAt.getTime() < now.getTime() ? claimedAt : now;
 
 /** A lifecycle step from shared (approve, reject, cancel, a provider's news...): pure. */
 export type PaymentEvent = (payment: PaymentRecord, now: Date) => Change;
@@ -62,10 +50,9 @@ export const providerCallInProgress = (action: ProviderClaimAction) =>
   );
 
 /**
- * The one way a stored payment changes. In one transaction: lock the row (SELECT ... FOR
- * UPDATE, so concurrent events on one payment run one after the other and each sees the last
- * one's result), catch it up to now, apply the event, write the row and append the history.
- * After the commit the scheduler hears about the next due time.
+ * One event on one stored payment, through the change pipeline (change-payments.ts): under the
+ * row's lock it is caught up to now, the event applied, the row and its new history saved, and
+ * the scheduler told about the next due time after the commit.
  *
  * When the event refuses (an AppError such as PAYMENT_NOT_CANCELLABLE), the catch-up it saw is
  * still committed, so the refusal and every later reader agree on the status, then the error
@@ -79,55 +66,40 @@ export async function applyPaymentEvent(
   event: PaymentEvent,
   options: ApplyOptions = {},
 ): Promise<AppliedEvent> {
-  let refusal: AppError | undefined;
-  const outcome = await deps.em.fork().transactional(async (em) => {
-    const row = await em.findOne(Payment, scopeFilter(scope), { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!row) throw paymentNotFound();
-    const [rows, claim] = await Promise.all([
-      em.find(PaymentHistory, { payment: row.id }, { orderBy: { seq: 'asc' } }),
-      em.findOne(ProviderClaim, { payment: row.id }),
-    ]);
-    const before = toPaymentRecord(row);
-    // Read after the lock: a step applied by whoever held it is never "in the future" of ours.
-    const now = deps.clock.now();
-    // While a claim stands, the payment's own time stops at the claim's.
-    const until = heldUntil(claim?.claimedAt, now);
-    let change: Change;
+  const [outcome] = await changePayments(deps, { scope }, decideEvent(event, options), { withHistory: true });
+  if (!outcome) throw paymentNotFound();
+  if (outcome.refusal) throw outcome.refusal;
+  return { record: outcome.change.record, history: outcome.history ?? [], appended: outcome.change.history };
+}
+
+const decideEvent =
+  (event: PaymentEvent, options: ApplyOptions) =>
+  (payment: LockedPayment, now: Date): Decision => {
+    const { record: before, claim } = payment;
+    let settles: Decision['claim'];
     try {
       if (claim && options.settles === claim.claimId) {
         // The provider answered: the decision takes effect when it was made, then time moves on.
-        em.remove(claim);
+        settles = { settles: claim.claimId };
         const atClaim = catchUp(before, claim.claimedAt);
         const settled = join(atClaim, event(atClaim.record, claim.claimedAt));
-        change = join(settled, catchUp(settled.record, now));
-      } else if (claim || options.settles !== undefined) {
-        change = catchUp(before, until);
-        if (claim && (options.whileClaimed ?? 'refuse') === 'refuse') {
-          refusal = providerCallInProgress(claim.action);
-        }
-      } else {
-        const caught = catchUp(before, now);
-        change = join(caught, event(caught.record, now));
-        if (options.claim) {
-          em.create(ProviderClaim, { payment: row.id, ...options.claim, claimedAt: now });
-        }
+        return { change: join(settled, catchUp(settled.record, now)), claim: settles };
       }
+      if (claim || options.settles !== undefined) {
+        const change = catchUpHeld(payment, now);
+        const refuse = claim && (options.whileClaimed ?? 'refuse') === 'refuse';
+        return refuse ? { change, refusal: providerCallInProgress(claim.action) } : { change };
+      }
+      const caught = catchUpHeld(payment, now);
+      const change = join(caught, event(caught.record, now));
+      return options.claim
+        ? { change, claim: { records: { ...options.claim, claimedAt: now } } }
+        : { change };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      refusal = error;
-      change = catchUp(before, until);
+      return { change: catchUpHeld(payment, now), refusal: error, ...(settles ? { claim: settles } : {}) };
     }
-    if (change.history.length > 0) {
-      writeLifecycleState(row, change.record);
-      insertHistoryRows(em, row.id, rows.length, change.history);
-    }
-    const history = [...rows.map(toHistoryRecord), ...change.history];
-    return { before, record: change.record, history, appended: change.history };
-  });
-  if (outcome.appended.length > 0) await announceNextDue(deps, outcome.before, outcome.record);
-  if (refusal) throw refusal;
-  return { record: outcome.record, history: outcome.history, appended: outcome.appended };
-}
+  };
 
 /** Two changes one after the other: the second's record, both histories. */
 const join = (first: Change, second: Change): Change => ({
@@ -135,17 +107,10 @@ const join = (first: Change, second: Change): Change => ({
   history: [...first.history, ...second.history],
 });
 
-/** Tells the scheduler about a new due time. Best effort: the sweep and every read catch up anyway. */
+/** A new payment's first due time (its changes announce theirs in the change pipeline). */
 export async function announceNextDue(
   deps: Pick<PaymentsDeps, 'scheduler' | 'logger'>,
-  before: PaymentRecord | null,
-  after: PaymentRecord,
+  created: PaymentRecord,
 ): Promise<void> {
-  const due = after.nextDueAt;
-  if (!due || before?.nextDueAt?.getTime() === due.getTime()) return;
-  try {
-    await deps.scheduler.paymentDue(after.id, due);
-  } catch (error) {
-    deps.logger.warn({ err: error, paymentId: after.id }, 'could not schedule the next step; the sweep will');
-  }
+  if (created.nextDueAt) await announcePaymentDue(deps, created.id, created.nextDueAt);
 }

@@ -12,7 +12,6 @@ import {
   sendToProvider,
   toCreatedPayment,
 } from '@pis/shared';
-import { preparedQuery } from '../db/prepared-query.ts';
 import { customerLink } from '../links/customer-links.ts';
 import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
@@ -25,7 +24,7 @@ import {
   type IdempotencyClaim,
   requestHash,
 } from './idempotency.ts';
-import { insertPaymentSql } from './payment-record.ts';
+import { insertPayment } from './payment-store.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 import { ProviderOutcomeUnknown } from './provider-claims.ts';
 import { providerUnavailable } from './refresh-payment.ts';
@@ -111,16 +110,15 @@ async function createClaimed(
 
   // Without a key: one statement (payment + history), its own transaction. With one, completing
   // the claimed key joins the same transaction.
-  const insert = insertPaymentSql(change.record, change.history);
   if (claim) {
     await deps.em.fork().transactional(async (em) => {
-      await em.execute(insert.statement.sql, insert.values, 'run');
+      await insertPayment(em, change);
       await completeIdempotencyKey(em, claim, ids.id, created);
     });
   } else {
-    await preparedQuery(deps.em, insert.statement, insert.values);
+    await insertPayment(deps.em, change);
   }
-  await announceNextDue(deps, null, change.record);
+  await announceNextDue(deps, change.record);
   return created;
 }
 

@@ -1,5 +1,5 @@
 import { PAYMENT_STATUSES, type PaymentStatus, type VolumeDay } from '@pis/shared';
-import { catchUpOverdue } from './list-payments.ts';
+import { catchUpOverdue } from './catch-up-payments.ts';
 import { countPaymentsByStatus } from './payment-totals.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 

@@ -1,7 +1,7 @@
 import { etagMatches, type Payment, paymentEtag, toPayment } from '@pis/shared';
 import type { RateLimitConfig } from '../config.ts';
 import { type LoadedPayment, loadedPayment, loadPayment, type PaymentScope } from './load-payment.ts';
-import type { PaymentJson } from './payment-record.ts';
+import type { PaymentJson } from './payment-store.ts';
 import type { PaymentWaiters } from './payment-waiters.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';

@@ -2,7 +2,7 @@ import { PAYMENT_LIFETIME_MS } from '@pis/shared';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { houseKeeping, sweepDuePayments } from '../../src/jobs/sweeper.ts';
-import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
+import { catchUpPayment } from '../../src/payments/catch-up-payments.ts';
 import { TestClock } from '../helpers/test-clock.ts';
 import { CREATE_BODY, createWorkerTestApp, waitFor } from './worker-harness.ts';
 

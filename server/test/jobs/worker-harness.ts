@@ -7,8 +7,11 @@ import { type Orm, openOrm } from '../../src/db/orm.ts';
 import type { JobDeps } from '../../src/jobs/job-definition.ts';
 import { type Background, startBackground } from '../../src/lifecycle/background.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { findDuePaymentIds } from '../../src/payments/catch-up-payment.ts';
-import { catchUpDuePayments, catchUpPayments } from '../../src/payments/catch-up-payments.ts';
+import {
+  catchUpDuePayments,
+  catchUpPayments,
+  findDuePaymentIds,
+} from '../../src/payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
 import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';

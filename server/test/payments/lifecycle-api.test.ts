@@ -1,7 +1,7 @@
 import { ISO_STATUS_TABLE, REASON_NAMES } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
 import { Payment } from '../../src/db/entities/index.ts';
-import { catchUpPayment, findDuePaymentIds } from '../../src/payments/catch-up-payment.ts';
+import { catchUpPayment, findDuePaymentIds } from '../../src/payments/catch-up-payments.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import {

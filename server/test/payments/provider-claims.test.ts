@@ -1,7 +1,7 @@
 import { isTerminal } from '@pis/shared';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Payment, PaymentHistory, ProviderClaim } from '../../src/db/entities/index.ts';
-import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
+import { catchUpPayment } from '../../src/payments/catch-up-payments.ts';
 import { RECONCILE_CLAIM_AFTER_MS, reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
 import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';

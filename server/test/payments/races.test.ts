@@ -2,7 +2,7 @@ import { isTerminal, type PaymentStatus } from '@pis/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Payment, PaymentHistory } from '../../src/db/entities/index.ts';
-import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
+import { catchUpPayment } from '../../src/payments/catch-up-payments.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import {
   created,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Payment } from '../../src/db/entities/index.ts';
-import { catchUpPayment } from '../../src/payments/catch-up-payment.ts';
+import { catchUpPayment } from '../../src/payments/catch-up-payments.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import {
   created,

@@ -11,7 +11,7 @@ import {
 import { Organization } from './organization.entity.ts';
 
 /**
- * One row per payment, mirroring the shared `PaymentRecord` (see payments/payment-record.ts).
+ * One row per payment, mirroring the shared `PaymentRecord` (mapped in payments/payment-store.ts).
  * The status columns change only through the lifecycle functions, inside a transaction that
  * holds this row's lock; `version` is a second guard against a write that skipped the lock.
  */

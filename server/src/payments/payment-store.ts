@@ -1,0 +1,495 @@
+import type {
+  Amount,
+  Change,
+  HistoryRecord,
+  ListPaymentsQuery,
+  PaymentError,
+  PaymentRecord,
+  Reference,
+} from '@pis/shared';
+import type { z } from 'zod';
+import type { KeyPreload } from '../auth/authenticate-api-key.ts';
+import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
+import type { EntityManager } from '../db/orm.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
+
+/**
+ * The payment store: the only module with payment SQL (docs/decisions/018-one-payment-store.md).
+ * Every statement is derived from the two tables below (record field, column, SQL type): the
+ * select list, the JSON decoding, the insert and the batch update. Adding a column is a
+ * migration, the entity, and one line here.
+ *
+ * Plain SQL text built once per statement rather than Kysely (`em.getKysely()`): every hot
+ * statement is a named prepared statement (db/prepared-query.ts) made of JSON built in Postgres
+ * (`row_to_json`, `json_agg`), which a query builder would only spell differently.
+ */
+
+type SqlType = 'text' | 'numeric' | 'jsonb' | 'timestamptz';
+
+/** A record field by its path: top-level, or one level into a group stored as flat columns. */
+type PaymentPath =
+  | Exclude<keyof PaymentRecord, 'amount' | 'reference' | 'error'>
+  | `amount.${keyof Amount}`
+  | `reference.${keyof Reference}`
+  | `error.${keyof PaymentError}`;
+
+interface Column<P extends string> {
+  path: P;
+  column: string;
+  type: SqlType;
+  /** A lifecycle step may change it (the batch update writes these); the rest is fixed at creation. */
+  step: boolean;
+}
+
+const STEP = true;
+const col = <P extends string>(path: P, column: string, type: SqlType, step = false): Column<P> => ({
+  path,
+  column,
+  type,
+  step,
+});
+
+/** `payment`'s columns (the entity and its migrations are the schema; this is how records map to it). */
+const PAYMENT_COLUMNS = [
+  col('id', 'id', 'text'),
+  col('organizationId', 'organization_id', 'text'),
+  col('status', 'status', 'text', STEP),
+  col('isoCode', 'iso_code', 'text', STEP),
+  col('isoReason', 'iso_reason', 'text', STEP),
+  col('provider', 'provider', 'text'),
+  col('bankId', 'bank_id', 'text', STEP),
+  col('amount.value', 'amount_value', 'numeric'),
+  col('amount.currency', 'currency', 'text'),
+  col('fromAccount', 'from_account', 'jsonb'),
+  col('toAccount', 'to_account', 'jsonb'),
+  col('reference.reference', 'reference', 'text'),
+  col('reference.endToEndId', 'end_to_end_id', 'text'),
+  col('flowType', 'flow_type', 'text'),
+  col('returnUrl', 'return_url', 'text'),
+  col('mockBank', 'mock_bank', 'jsonb'),
+  col('approvedAt', 'approved_at', 'timestamptz', STEP),
+  col('timing', 'timing', 'jsonb', STEP),
+  col('error.code', 'error_code', 'text', STEP),
+  col('error.message', 'error_message', 'text', STEP),
+  col('createdAt', 'created_at', 'timestamptz'),
+  col('updatedAt', 'updated_at', 'timestamptz', STEP),
+  col('expiresAt', 'expires_at', 'timestamptz'),
+  col('completedAt', 'completed_at', 'timestamptz', STEP),
+  col('nextDueAt', 'next_due_at', 'timestamptz', STEP),
+] as const satisfies readonly Column<PaymentPath>[];
+
+/** `payment_history`'s columns besides its key (`payment_id`, `seq`). */
+const HISTORY_COLUMNS = [
+  col('status', 'status', 'text'),
+  col('isoCode', 'iso_code', 'text'),
+  col('isoReason', 'iso_reason', 'text'),
+  col('provider', 'provider', 'text'),
+  col('details', 'details', 'text'),
+  col('timestamp', 'timestamp', 'timestamptz'),
+] as const satisfies readonly Column<keyof HistoryRecord>[];
+
+// A record field without a column (or a column without a field) does not compile.
+type Head<P> = P extends `${infer H}.${string}` ? H : P;
+type Unmapped<R, C extends readonly Column<string>[]> = Exclude<keyof R, Head<C[number]['path']>>;
+const everyPaymentField: [Unmapped<PaymentRecord, typeof PAYMENT_COLUMNS>] extends [never] ? true : never =
+  true;
+const everyHistoryField: [Unmapped<HistoryRecord, typeof HISTORY_COLUMNS>] extends [never] ? true : never =
+  true;
+void everyPaymentField;
+void everyHistoryField;
+
+/** For tests: the columns this module maps, to compare with the entity's. */
+export const mappedColumns = {
+  payment: PAYMENT_COLUMNS.map((c) => c.column),
+  history: HISTORY_COLUMNS.map((c) => c.column),
+};
+
+// ---- Derived once: reading a field, decoding JSON, SQL fragments ----
+
+type Row = Record<string, unknown>;
+
+const fieldReader = (path: string): ((record: object) => unknown) => {
+  const [group, field] = path.split('.') as [string, string | undefined];
+  return field === undefined
+    ? (record) => (record as Row)[group]
+    : (record) => ((record as Row)[group] as Row | null)?.[field] ?? null;
+};
+
+const fromJson: Record<SqlType, (value: unknown) => unknown> = {
+  text: (value) => value,
+  // Selected as text (see selectList): a JSON number would lose `10.50`'s digits.
+  numeric: (value) => value,
+  jsonb: (value) => value,
+  timestamptz: (value) => (value === null ? null : new Date(value as string)),
+};
+
+/** A JSON object keyed by column (row_to_json's) -> the record. A group whose fields are all null is null. */
+function jsonDecoder<R>(columns: readonly Column<string>[]): (json: Row) => R {
+  const groups = new Set<string>();
+  const steps = columns.map(({ path, column, type }) => {
+    const parse = fromJson[type];
+    const [group, field] = path.split('.') as [string, string | undefined];
+    if (field === undefined) {
+      return (json: Row, record: Row) => {
+        record[group] = parse(json[column]);
+      };
+    }
+    groups.add(group);
+    return (json: Row, record: Row) => {
+      if (record[group] === undefined) record[group] = {};
+      (record[group] as Row)[field] = parse(json[column]);
+    };
+  });
+  const nullable = [...groups];
+  return (json) => {
+    const record: Row = {};
+    for (const step of steps) step(json, record);
+    for (const group of nullable) {
+      if (Object.values(record[group] as Row).every((value) => value === null)) record[group] = null;
+    }
+    return record as R;
+  };
+}
+
+const toParameter: Record<SqlType, (value: unknown) => unknown> = {
+  text: (value) => value,
+  numeric: (value) => value,
+  jsonb: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
+  timestamptz: (value) => (value === null ? null : (value as Date).toISOString()),
+};
+
+const castOf = (type: SqlType) => (type === 'text' ? '?' : `?::${type}`);
+
+const decodePayment = jsonDecoder<PaymentRecord>(PAYMENT_COLUMNS);
+const decodeHistory = jsonDecoder<HistoryRecord>(HISTORY_COLUMNS);
+const paymentReaders = PAYMENT_COLUMNS.map((c) => ({ ...c, read: fieldReader(c.path) }));
+const stepColumns = paymentReaders.filter((c) => c.step);
+const historyReaders = HISTORY_COLUMNS.map((c) => ({ ...c, read: fieldReader(c.path) }));
+
+const selectList = PAYMENT_COLUMNS.map(({ column, type }) =>
+  type === 'numeric' ? `p.${column}::text as ${column}` : `p.${column}`,
+).join(', ');
+
+/** A payment row `p` without its history as one JSON value. */
+const PAYMENT_ROW_JSON = `(select row_to_json(x) from (select ${selectList}) x)`;
+
+/**
+ * A payment row `p` and its history (oldest first) as one JSON value. Timestamps come as ISO
+ * 8601 strings. `json`, not `jsonb`: Postgres builds it for a fraction of the CPU.
+ */
+const PAYMENT_JSON = `(select row_to_json(x) from (
+    select ${selectList},
+      coalesce(
+        (select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id),
+        '[]'
+      ) as history
+  ) x)`;
+
+/** What the one-trip reads return: a payment row with its history, as JSON. */
+export type PaymentJson = Row & { history: Row[] };
+
+export interface LoadedPayment {
+  record: PaymentRecord;
+  /** Every entry, oldest first. */
+  history: HistoryRecord[];
+}
+
+/** A PaymentJson (or none) as records. */
+export function decodeLoadedPayment(json: PaymentJson | null | undefined): LoadedPayment | null {
+  if (!json) return null;
+  return { record: decodePayment(json), history: json.history.map(decodeHistory) };
+}
+
+// ---- Reads ----
+
+/**
+ * Which payment an operation is about. Merchant operations name their organization, so another
+ * organization's payment is "not found"; the pages (holding a signed link) and the worker don't.
+ */
+export interface PaymentScope {
+  paymentId: string;
+  organizationId?: string | undefined;
+}
+
+const SELECT_PAYMENT = {
+  name: 'payment_with_history',
+  sql: `select ${PAYMENT_JSON} as payment from payment p
+    where p.id = ? and (?::text is null or p.organization_id = ?)`,
+};
+
+/** A payment and its history without locking: one prepared statement (the read every poll makes). */
+export async function readPayment(em: EntityManager, scope: PaymentScope): Promise<LoadedPayment | null> {
+  const organizationId = scope.organizationId ?? null;
+  const [row] = await preparedQuery<{ payment: PaymentJson }>(em, SELECT_PAYMENT, [
+    scope.paymentId,
+    organizationId,
+    organizationId,
+  ]);
+  return decodeLoadedPayment(row?.payment);
+}
+
+/**
+ * GET /payments/{id}'s read as a preload of the API key lookup (one round trip for both; see
+ * KeyPreload): the key's organization's payment with this id as a PaymentJson, or null.
+ */
+export const paymentPreload = (paymentId: string): KeyPreload => ({
+  name: 'payment',
+  sql: `select ${PAYMENT_JSON} from payment p where p.id = ? and p.organization_id = k.organization_id`,
+  values: [paymentId],
+});
+
+export type ListFilters = Pick<
+  z.output<typeof ListPaymentsQuery>,
+  'status' | 'provider' | 'limit' | 'offset'
+>;
+
+/** One statement per combination of filters, so each keeps a plan that uses its index. */
+const listStatement = (status: boolean, provider: boolean) => ({
+  name: `payment_page${status ? '_status' : ''}${provider ? '_provider' : ''}`,
+  sql: `select ${PAYMENT_JSON} as payment from payment p
+    where p.organization_id = ?${status ? ' and p.status = ?' : ''}${provider ? ' and p.provider = ?' : ''}
+    order by p.created_at desc, p.id desc limit ? offset ?`,
+});
+
+/** A page of an organization's payments with their histories, newest first (created_at, then id). */
+export async function listPaymentPage(
+  em: EntityManager,
+  organizationId: string,
+  filters: ListFilters,
+): Promise<LoadedPayment[]> {
+  const values: unknown[] = [organizationId];
+  if (filters.status) values.push(filters.status);
+  if (filters.provider) values.push(filters.provider);
+  values.push(filters.limit, filters.offset);
+  const rows = await preparedQuery<{ payment: PaymentJson }>(
+    em,
+    listStatement(Boolean(filters.status), Boolean(filters.provider)),
+    values,
+  );
+  return rows.map((row) => decodeLoadedPayment(row.payment) as LoadedPayment);
+}
+
+/** Ids of payments whose `next_due_at` is at or before `now` (of one organization, or all), oldest due first. */
+export async function duePaymentIds(
+  em: EntityManager,
+  now: Date,
+  limit: number,
+  organizationId?: string,
+): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    `select p.id from payment p where p.next_due_at <= ?::timestamptz${
+      organizationId === undefined ? '' : ' and p.organization_id = ?'
+    } order by p.next_due_at limit ?`,
+    [now.toISOString(), ...(organizationId === undefined ? [] : [organizationId]), limit],
+  );
+  return rows.map((row) => row.id);
+}
+
+// ---- Create ----
+
+const HISTORY_KEY = ['payment_id', 'seq'];
+
+/** One statement per number of history entries (1 or 2 in practice), built once each. */
+const insertStatements = new Map<number, { name: string; sql: string }>();
+
+function insertStatement(historyEntries: number): { name: string; sql: string } {
+  let statement = insertStatements.get(historyEntries);
+  if (!statement) {
+    const historyRow = `(?, ?, ${HISTORY_COLUMNS.map((c) => castOf(c.type)).join(', ')})`;
+    statement = {
+      name: `insert_payment_with_history_${historyEntries}`,
+      sql: `
+        with new_payment as (
+          insert into payment (${PAYMENT_COLUMNS.map((c) => c.column).join(', ')}, version)
+          values (${PAYMENT_COLUMNS.map((c) => castOf(c.type)).join(', ')}, 1)
+        )
+        insert into payment_history (${[...HISTORY_KEY, ...HISTORY_COLUMNS.map((c) => c.column)].join(', ')})
+        values ${Array.from({ length: historyEntries }, () => historyRow).join(', ')}`,
+    };
+    insertStatements.set(historyEntries, statement);
+  }
+  return statement;
+}
+
+/**
+ * A new payment with its first history entries as one statement: one round trip, and one
+ * transaction by itself (prepared) unless `em` is in one. Data-modifying CTEs share one
+ * snapshot; the history's foreign key is checked at the end of the statement.
+ */
+export async function insertPayment(em: EntityManager, change: Change): Promise<void> {
+  const { record, history } = change;
+  const values = paymentReaders.map((c) => toParameter[c.type](c.read(record)));
+  history.forEach((entry, index) => {
+    values.push(record.id, index + 1, ...historyReaders.map((c) => toParameter[c.type](c.read(entry))));
+  });
+  const statement = insertStatement(history.length);
+  if (em.isInTransaction()) await em.execute(statement.sql, values, 'run');
+  else await preparedQuery(em, statement, values);
+}
+
+// ---- The change pipeline's statements (payments/change-payments.ts) ----
+
+/** How the change pipeline picks the rows it locks. */
+export type PaymentLock =
+  /** One payment (404 when out of scope). */
+  | { scope: PaymentScope }
+  /** These payments, those still due at `dueBy` (Postgres re-checks a row it waited for). */
+  | { ids: readonly string[]; dueBy: Date }
+  /** Up to `limit` due payments, oldest due first, skipping rows another transaction holds. */
+  | { due: Date; limit: number };
+
+/**
+ * Locks rows (FOR UPDATE), in id order when several, so two batches never deadlock. The ids go
+ * as one JSON parameter: the ORM would inline each id of `in (?)` into the text.
+ */
+export async function lockPayments(em: EntityManager, lock: PaymentLock): Promise<string[]> {
+  let rows: { id: string }[];
+  if ('scope' in lock) {
+    const organizationId = lock.scope.organizationId ?? null;
+    rows = await em.execute(
+      `select p.id from payment p where p.id = ? and (?::text is null or p.organization_id = ?) for update`,
+      [lock.scope.paymentId, organizationId, organizationId],
+    );
+  } else if ('ids' in lock) {
+    rows = await em.execute(
+      `select p.id from payment p
+        where p.id in (select json_array_elements_text(?::json)) and p.next_due_at <= ?::timestamptz
+        order by p.id for update`,
+      [JSON.stringify([...new Set(lock.ids)]), lock.dueBy.toISOString()],
+    );
+  } else {
+    rows = await em.execute(
+      `select p.id from payment p
+        where p.next_due_at <= ?::timestamptz order by p.next_due_at limit ? for update skip locked`,
+      [lock.due.toISOString(), lock.limit],
+    );
+  }
+  return rows.map((row) => row.id);
+}
+
+/** A provider call claimed and not yet answered (see provider-claims.ts). */
+export interface StoredClaim {
+  claimId: string;
+  action: ProviderClaimAction;
+  bankId: string | null;
+  claimedAt: Date;
+}
+
+export interface LockedPayment {
+  record: PaymentRecord;
+  /** The last history entry's `seq` (0 without history). */
+  lastSeq: number;
+  claim: StoredClaim | null;
+  /** Every entry, oldest first (only when asked for). */
+  history: HistoryRecord[] | undefined;
+}
+
+/**
+ * What locked rows hold, read in a statement of its own after the lock (so it sees what the
+ * previous lock holder committed): the payment, its last entry's `seq` and its claim, and with
+ * `withHistory` every entry.
+ */
+export async function readLockedPayments(
+  em: EntityManager,
+  ids: readonly string[],
+  withHistory: boolean,
+): Promise<LockedPayment[]> {
+  if (ids.length === 0) return [];
+  const rows = await em.execute<
+    {
+      payment: Row;
+      last_seq: number | null;
+      claim: {
+        claim_id: string;
+        action: ProviderClaimAction;
+        bank_id: string | null;
+        claimed_at: string;
+      } | null;
+      history: Row[] | null;
+    }[]
+  >(
+    `select ${PAYMENT_ROW_JSON} as payment,
+        (select max(h.seq) from payment_history h where h.payment_id = p.id) as last_seq,
+        (select row_to_json(c) from provider_claim c where c.payment_id = p.id) as claim,
+        ${
+          withHistory
+            ? `(select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id)`
+            : 'null'
+        } as history
+      from payment p where p.id in (select json_array_elements_text(?::json)) order by p.id`,
+    [JSON.stringify(ids)],
+  );
+  return rows.map((row) => ({
+    record: decodePayment(row.payment),
+    lastSeq: Number(row.last_seq ?? 0),
+    claim: row.claim && {
+      claimId: row.claim.claim_id,
+      action: row.claim.action,
+      bankId: row.claim.bank_id,
+      claimedAt: new Date(row.claim.claimed_at),
+    },
+    history: withHistory ? (row.history ?? []).map(decodeHistory) : undefined,
+  }));
+}
+
+/** A locked payment's step: its record after the step, and the entries to append after `lastSeq`. */
+export interface PaymentStep {
+  record: PaymentRecord;
+  lastSeq: number;
+  history: readonly HistoryRecord[];
+}
+
+const UPDATE_STEPS = `
+  update payment p set ${stepColumns.map((c) => `${c.column} = s.${c.column}`).join(', ')},
+    version = p.version + 1
+  from json_to_recordset(?::json) as s(id text, ${stepColumns.map((c) => `${c.column} ${c.type}`).join(', ')})
+  where p.id = s.id`;
+
+const INSERT_HISTORY = `
+  insert into payment_history (${[...HISTORY_KEY, ...HISTORY_COLUMNS.map((c) => c.column)].join(', ')})
+  select ${[...HISTORY_KEY, ...HISTORY_COLUMNS.map((c) => c.column)].map((c) => `h.${c}`).join(', ')}
+  from json_to_recordset(?::json) as h(payment_id text, seq int, ${HISTORY_COLUMNS.map(
+    (c) => `${c.column} ${c.type}`,
+  ).join(', ')})`;
+
+/**
+ * Saves steps of locked payments in two statements whatever their number (the columns a step may
+ * change, `version` moved on; the new entries). For thousands of steps due at once, entities
+ * cost most of the time (hydrating, diffing and flushing each).
+ */
+export async function saveSteps(em: EntityManager, steps: readonly PaymentStep[]): Promise<void> {
+  if (steps.length === 0) return;
+  const states = steps.map(({ record }) => {
+    const state: Row = { id: record.id };
+    for (const c of stepColumns) state[c.column] = c.read(record);
+    return state;
+  });
+  await em.execute(UPDATE_STEPS, [JSON.stringify(states)], 'run');
+  const history = steps.flatMap(({ record, lastSeq, history: entries }) =>
+    entries.map((entry, index) => {
+      const row: Row = { payment_id: record.id, seq: lastSeq + index + 1 };
+      for (const c of historyReaders) row[c.column] = c.read(entry);
+      return row;
+    }),
+  );
+  if (history.length > 0) await em.execute(INSERT_HISTORY, [JSON.stringify(history)], 'run');
+}
+
+/** Under the payment's lock: records a provider claim. */
+export async function insertClaim(em: EntityManager, paymentId: string, claim: StoredClaim): Promise<void> {
+  await em.execute(
+    `insert into provider_claim (payment_id, claim_id, action, bank_id, claimed_at)
+      values (?, ?, ?, ?, ?::timestamptz)`,
+    [paymentId, claim.claimId, claim.action, claim.bankId, claim.claimedAt.toISOString()],
+    'run',
+  );
+}
+
+/** Under the payment's lock: the claim `claimId` goes (it was answered). */
+export async function deleteClaim(em: EntityManager, paymentId: string, claimId: string): Promise<void> {
+  await em.execute(
+    `delete from provider_claim where payment_id = ? and claim_id = ?`,
+    [paymentId, claimId],
+    'run',
+  );
+}
