@@ -1,149 +1,164 @@
+import { ErrorBody } from '@pis/shared';
 import { type AnyRouter, TRPCError } from '@trpc/server';
-import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   acceptsRequestBody,
   coerceSchema,
-  createProcedureCache,
+  forEachOpenApiProcedure,
   getBody,
   getContentType,
   getErrorFromUnknown,
   getInputOutputParsers,
+  getPathRegExp,
   getQuery,
   instanceofZodTypeLikeVoid,
   instanceofZodTypeObject,
   instanceofZodTypeOptional,
   normalizePath,
   type OpenApiMethod,
-  type OpenApiRouter,
-  TRPC_ERROR_CODE_HTTP_STATUS,
+  type OpenApiProcedure,
+  type OpenApiProcedureRecord,
   unwrapZodType,
   zodSupportsCoerce,
 } from 'trpc-to-openapi';
 import { ZodArray, type z } from 'zod';
+import { publicFailure } from '../trpc/public-failure.ts';
+import { JSON_TYPE } from './fastify-failure.ts';
 
 export interface OpenApiHandlerOptions {
-  /** The router as the handler should see it (see rest-api.ts): lookups, coercion, and `createCaller`. */
   router: AnyRouter;
   createContext: (options: { req: FastifyRequest; res: FastifyReply }) => unknown;
+  /** The status of a successful call (a procedure's `successStatus`). */
   responseMeta: (options: { paths?: readonly string[] | undefined; errors: readonly unknown[] }) => {
     status?: number;
-    headers?: Record<string, string>;
   };
   onError: (options: { error: TRPCError; req: FastifyRequest }) => void;
 }
 
 /**
- * trpc-to-openapi's Fastify adapter (3.3.0) without its per-request costs, same answers.
- * Its handler wraps every request in a Fetch `Request` with an `AbortController` (only for a
- * signal no procedure reads, and aborted on every response because the Fastify reply has no
- * `writableEnded`), redefines properties and binds methods on each reply, and re-walks the
- * input schema on every call. Under `npm run bench` that was about half of the CPU of a GET.
- * Here the lookup, the input assembly, the coercion (in place, once per procedure: it only ever
- * sets the same flags) and the error shape are trpc-to-openapi's own functions, in its order;
- * the raw output or error shape is sent for rest-api.ts's onSend to envelope, as before.
+ * The REST edge: trpc-to-openapi's request handling, from its public functions (procedure
+ * lookup by path, query and body reading, schema coercion, error normalising), in its order,
+ * around the router's own `createCaller`. The answer is made here, envelope included:
+ * `{success:true,data}` from the procedure's output, `{success:false,error}` from the one
+ * failure mapping (trpc/public-failure.ts), never by re-reading a body.
+ *
+ * Why not its Fastify plugin (docs/decisions/021-rest-edge.md): it wraps each request in a
+ * Fetch `Request` with an `AbortController`, binds methods on each reply and re-walks the input
+ * schema per call (half of a GET's CPU under `npm run bench`); it has no hook for the body it
+ * answers, so the envelope could only be made by re-parsing; it tries paths in registration
+ * order (`/payments/{paymentId}` would swallow a later `/payments/providers`); it coerces body
+ * schemas in place (a JSON `"3"` would pass as 3, for /trpc too); and HEAD gets an empty 204.
  */
 export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOptions, done: () => void) {
-  const router = options.router as OpenApiRouter;
-  const getProcedure = createProcedureCache(router);
-  const prepared = new WeakMap<object, PreparedInput>();
-  const prepare = (procedure: Parameters<typeof getInputOutputParsers>[0]): PreparedInput => {
-    let entry = prepared.get(procedure);
-    if (!entry) {
-      entry = prepareInput(procedure);
-      prepared.set(procedure, entry);
-    }
-    return entry;
-  };
+  const { router } = options;
+  const lookup = procedureLookup(router._def.procedures as OpenApiProcedureRecord);
+  const caller = (ctx: unknown) => router.createCaller(ctx as never) as unknown as Record<string, unknown>;
 
   app.route({
     method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
     url: '/*',
     handler: async (request, reply) => {
-      const method = request.method as OpenApiMethod;
+      // HEAD is GET without the body (RFC 9110; Fastify routes it here and sends no body).
+      const method = (request.method === 'HEAD' ? 'GET' : request.method) as OpenApiMethod;
       const url = new URL(`http://127.0.0.1${request.url.replace(app.prefix, '')}`);
-      const found = getProcedure(method, normalizePath(url.pathname));
-      const procedure = found?.procedure;
-      let input: Record<string, unknown> | undefined;
-      let ctx: unknown;
+      const found = lookup(method, normalizePath(url.pathname));
       try {
-        if (!procedure) throw new TRPCError({ message: 'Not found', code: 'NOT_FOUND' });
+        if (!found) throw new TRPCError({ message: 'Not found', code: 'NOT_FOUND' });
+        const { entry, pathInput } = found;
         const useBody = acceptsRequestBody(method);
         const contentType = getContentType(request as never);
-        if (useBody && !contentType?.startsWith('application/json')) {
+        // A POST without a body (sync, cancel) needs no Content-Type.
+        if (useBody && !bodyless(request) && !contentType?.startsWith('application/json')) {
           throw new TRPCError({
             code: 'UNSUPPORTED_MEDIA_TYPE',
             message: contentType ? `Unsupported content-type "${contentType}` : 'Missing content-type header',
           });
         }
-        const { isVoid, arrayKeys } = prepare(procedure.procedure);
-        if (!isVoid) {
+        let input: Record<string, unknown> | undefined;
+        if (!entry.isVoid) {
           const fields: Record<string, unknown> = {
             ...(useBody ? await getBody(request as never) : getQuery(request as never, url)),
-            ...found.pathInput,
+            ...pathInput,
           };
           if (!useBody) {
-            for (const key of arrayKeys) {
+            for (const key of entry.arrayKeys) {
               if (fields[key] !== undefined && !Array.isArray(fields[key])) fields[key] = [fields[key]];
             }
           }
           input = fields;
         }
-        ctx = options.createContext({ req: request, res: reply });
-        const caller = router.createCaller(ctx as never) as unknown as Record<string, unknown>;
-        const call = procedure.path
+        const call = entry.path
           .split('.')
-          .reduce((target, segment) => (target as Record<string, unknown>)[segment], caller as unknown) as (
-          input: unknown,
-        ) => Promise<unknown>;
+          .reduce<unknown>(
+            (target, segment) => (target as Record<string, unknown>)[segment],
+            caller(options.createContext({ req: request, res: reply })),
+          ) as (input: unknown) => Promise<unknown>;
         const data = await call(input);
-        const meta = options.responseMeta({ paths: [procedure.path], errors: [] });
-        return send(reply, meta.status ?? 200, data);
+        const status = options.responseMeta({ paths: [entry.path], errors: [] }).status ?? 200;
+        return send(reply, status, `{"success":true,"data":${JSON.stringify(data) ?? 'null'}}`);
       } catch (cause) {
         const error = getErrorFromUnknown(cause);
         options.onError({ error, req: request });
-        const meta = options.responseMeta({
-          paths: procedure ? [procedure.path] : undefined,
-          errors: [error],
-        });
-        if (meta.headers) reply.headers(meta.headers);
-        const type = procedure?.type ?? 'unknown';
-        const errorShape = getErrorShape({
-          config: router._def._config,
-          error,
-          type,
-          path: procedure?.path,
-          input,
-          ctx,
-        }) as { message?: string } | undefined;
-        const isInputValidationError =
-          error.code === 'BAD_REQUEST' && error.cause instanceof Error && error.cause.name === 'ZodError';
-        return send(reply, meta.status ?? TRPC_ERROR_CODE_HTTP_STATUS[error.code] ?? 500, {
-          ...errorShape,
-          message: isInputValidationError
-            ? 'Input validation failed'
-            : (errorShape?.message ?? error.message ?? 'An error occurred'),
-          code: error.code,
-          issues: isInputValidationError ? (error.cause as unknown as { issues: unknown }).issues : undefined,
-        });
+        const failure = publicFailure(error);
+        if (failure.headers) reply.headers(failure.headers);
+        const body = ErrorBody.parse(failure.body);
+        return send(reply, failure.status, JSON.stringify({ success: false, error: body }));
       }
     },
   });
   done();
 }
 
-interface PreparedInput {
+const bodyless = ({ headers }: FastifyRequest) =>
+  headers['transfer-encoding'] === undefined &&
+  (headers['content-length'] === undefined || headers['content-length'] === '0');
+
+interface Entry {
+  /** The procedure's path in the router (`payments.get`). */
+  path: string;
   /** z.void() and the like: the procedure gets no input at all. */
   isVoid: boolean;
   /** Array fields: a single query value is wrapped (`?status=A` -> ['A']). */
   arrayKeys: string[];
 }
 
-function prepareInput(procedure: Parameters<typeof getInputOutputParsers>[0]): PreparedInput {
+/**
+ * Procedures by method and path. Fewer path parameters win (as in Fastify's own router), then
+ * the router's order: a static `/payments/providers` is never taken for `/payments/{paymentId}`.
+ */
+function procedureLookup(procedures: OpenApiProcedureRecord) {
+  const byMethod = new Map<string, { pattern: RegExp; parameters: number; entry: Entry }[]>();
+  forEachOpenApiProcedure(procedures, ({ path, type, procedure, meta: { openapi } }) => {
+    if (type === 'subscription') return;
+    const routePath = normalizePath(openapi.path);
+    const routes = byMethod.get(openapi.method) ?? [];
+    routes.push({
+      pattern: getPathRegExp(routePath),
+      parameters: (routePath.match(/\{[^}]+\}/g) ?? []).length,
+      entry: { path, ...prepareInput(procedure, acceptsRequestBody(openapi.method)) },
+    });
+    byMethod.set(openapi.method, routes);
+  });
+  for (const routes of byMethod.values()) routes.sort((a, b) => a.parameters - b.parameters);
+  return (method: OpenApiMethod, path: string) => {
+    for (const { pattern, entry } of byMethod.get(method) ?? []) {
+      const match = pattern.exec(path);
+      if (match) return { entry, pathInput: match.groups ?? {} };
+    }
+    return undefined;
+  };
+}
+
+/**
+ * Once per procedure. Query strings carry no JSON types, so GET/DELETE inputs are coerced
+ * (trpc-to-openapi's coercion, set in place once: it only ever sets the same flags); a body
+ * keeps its JSON types, so its schema is left alone.
+ */
+function prepareInput(procedure: OpenApiProcedure, takesBody: boolean): Omit<Entry, 'path'> {
   const { inputParser } = getInputOutputParsers(procedure);
   const unwrapped = unwrapZodType(inputParser as never, true);
   const arrayKeys: string[] = [];
-  if (zodSupportsCoerce && instanceofZodTypeObject(unwrapped)) {
+  if (!takesBody && zodSupportsCoerce && instanceofZodTypeObject(unwrapped)) {
     for (const [key, shape] of Object.entries(unwrapped.shape)) {
       const inner = instanceofZodTypeOptional(shape as never) ? (shape as z.ZodOptional).unwrap() : shape;
       if (shape instanceof ZodArray || inner instanceof ZodArray) arrayKeys.push(key);
@@ -153,7 +168,6 @@ function prepareInput(procedure: Parameters<typeof getInputOutputParsers>[0]): P
   return { isVoid: instanceofZodTypeLikeVoid(unwrapped), arrayKeys };
 }
 
-/** As trpc-to-openapi sends: JSON text (or nothing for an undefined body) with its status. */
-function send(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+function send(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).header('content-type', JSON_TYPE).send(body);
 }
