@@ -31,8 +31,8 @@ export const banksRouter = router({
         summary: 'Providers whose banks the caller can see',
         description:
           "Codes of the organization's approved providers that have a bank catalogue (today: mock).",
-        errorResponses: errorResponses(401, 403),
       },
+      errors: errorResponses(401, 403),
     })
     .output(BankProvidersList)
     .query(({ ctx }) => ({ providers: bankProviders(ctx.approvedProviders) })),
@@ -45,8 +45,8 @@ export const banksRouter = router({
         tags,
         summary: 'List banks',
         description: "Banks reachable through the organization's approved providers, ordered by name.",
-        errorResponses: errorResponses(400, 401, 403),
       },
+      errors: errorResponses(400, 401, 403),
     })
     .input(ListBanksQuery)
     .output(BankList)
@@ -63,8 +63,8 @@ export const banksRouter = router({
         summary: 'Get a bank',
         description:
           'One bank by its `id` (the value to use as `bankId`); 404 when the organization cannot reach it.',
-        errorResponses: errorResponses(400, 401, 403, 404),
       },
+      errors: errorResponses(400, 401, 403, 404),
     })
     .input(BankIdInput)
     .output(BankResponse)

@@ -1,12 +1,31 @@
-/** Error rows for `meta.openapi.errorResponses`, worded once for every router. */
+import type { ErrorKind } from '@pis/shared';
+
+/**
+ * A failure status an operation can answer: the OpenAPI document's text for it, and the
+ * `error.code`s it carries (the document's `x-error-codes`), as data rather than read from the text.
+ */
+export interface ErrorRow {
+  text: string;
+  codes: readonly ErrorKind[];
+}
+
+/** A procedure's failure statuses (`meta.errors`). */
+export type ErrorRows = Record<number, ErrorRow>;
+
+export const errorRow = (text: string, ...codes: ErrorKind[]): ErrorRow => ({ text, codes });
+
+/** Error rows for `meta.errors`, worded once for every router. */
 export const ERROR_RESPONSES = {
-  400: 'VALIDATION_FAILED: the request is invalid; error.details lists each problem',
-  401: 'Missing or invalid API key',
-  403: 'The key lacks the permission, or the organization is not active',
-  404: 'Not found in the organization',
+  400: errorRow(
+    'VALIDATION_FAILED: the request is invalid; error.details lists each problem',
+    'VALIDATION_FAILED',
+  ),
+  401: errorRow('Missing or invalid API key'),
+  403: errorRow('The key lacks the permission, or the organization is not active'),
+  404: errorRow('Not found in the organization'),
 } as const;
 
-export const errorResponses = (...statuses: (keyof typeof ERROR_RESPONSES)[]) =>
+export const errorResponses = (...statuses: (keyof typeof ERROR_RESPONSES)[]): ErrorRows =>
   Object.fromEntries(statuses.map((status) => [status, ERROR_RESPONSES[status]]));
 
 /** A failure the HTTP layer (or a limit in front of every procedure) can answer on an operation. */

@@ -17,8 +17,8 @@ export const paymentProvidersRouter = router({
         tags: ['Payments'],
         summary: 'Providers the organization can pay with',
         description: '`mock`, plus the approved providers this service has credentials for.',
-        errorResponses: errorResponses(401, 403),
       },
+      errors: errorResponses(401, 403),
     })
     .output(ProvidersList)
     .query(({ ctx }) => {

@@ -2,7 +2,7 @@ import { ERROR_KINDS, ErrorCode, FailureEnvelope, PUBLIC_ERROR_CODES } from '@pi
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { ERROR_RESPONSES, transportErrorRows } from '../catalogue/openapi-errors.ts';
+import { type ErrorRows, transportErrorRows } from '../catalogue/openapi-errors.ts';
 import type { Meta } from '../trpc/trpc.ts';
 
 export const API_VERSION = '1.0.0';
@@ -99,8 +99,7 @@ const refName = (schema: unknown): string | undefined => {
  * - every 2xx body is the success envelope around the procedure's output (one `<Name>Envelope`
  *   component per output), declared `successStatus` codes (201) replace 200;
  * - every failure status the service can answer on an operation is listed with the failure
- *   envelope and, in `x-error-codes`, the codes it carries (from the procedure's `errorResponses`
- *   text and what the HTTP layer answers before any procedure runs); trpc-to-openapi's own error
+ *   envelope and, in `x-error-codes`, the codes it carries (from the procedure's `meta.errors` and what the HTTP layer answers before any procedure runs); trpc-to-openapi's own error
  *   schemas, and its descriptions (cached per tRPC code, so one operation's text leaked into
  *   another's), are dropped;
  * - response objects allow unknown properties (additive changes must not break a strict
@@ -130,7 +129,7 @@ export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): 
       const meta = metas.get(`${method.toUpperCase()} ${path}`);
       operation.responses = {
         ...successResponses(operation, meta?.successStatus, schemas),
-        ...failureResponses(method, meta?.openapi?.errorResponses),
+        ...failureResponses(method, meta?.errors),
       };
       if (operation.requestBody)
         describeRequestBody(operation.requestBody, schemas, inputs.get(`${method.toUpperCase()} ${path}`));
@@ -213,26 +212,18 @@ function envelopeOf(data: Schema, schemas: Record<string, Schema>): Schema {
 }
 
 /** Every failure status of the operation, each with the codes it can carry. */
-function failureResponses(
-  method: string,
-  errorResponses: number[] | Record<number, string> | undefined,
-): Record<string, ResponseObject> {
-  const declared: Record<number, string> = Array.isArray(errorResponses)
-    ? Object.fromEntries(
-        errorResponses.map((status) => [
-          status,
-          ERROR_RESPONSES[status as keyof typeof ERROR_RESPONSES] ?? '',
-        ]),
-      )
-    : (errorResponses ?? {});
+function failureResponses(method: string, declared: ErrorRows | undefined): Record<string, ResponseObject> {
   const rows = new Map<number, { texts: string[]; codes: Set<string> }>();
   const add = (status: number, text: string, codes: readonly string[] = []) => {
     const row = rows.get(status) ?? { texts: [], codes: new Set<string>() };
     row.texts.push(text);
-    for (const code of [...codes, ...codesIn(text)]) row.codes.add(code);
+    for (const code of codes) row.codes.add(code);
     rows.set(status, row);
   };
-  for (const [status, text] of Object.entries(declared)) add(Number(status), text);
+  // A procedure's codes in the ErrorCode enum's order.
+  const inEnumOrder = (codes: readonly string[]) => PUBLIC_ERROR_CODES.filter((code) => codes.includes(code));
+  for (const [status, row] of Object.entries(declared ?? {}))
+    add(Number(status), row.text, inEnumOrder(row.codes));
   for (const row of transportErrorRows(method.toUpperCase())) {
     if (!rows.has(row.status) || row.always) add(row.status, row.text, row.codes);
     else for (const code of row.codes) rows.get(row.status)?.codes.add(code);
@@ -258,10 +249,6 @@ function failureResponses(
   }
   return responses;
 }
-
-/** The public codes a row's text names (the texts are written as "CODE: why" or "A or B"). */
-const codesIn = (text: string): string[] =>
-  PUBLIC_ERROR_CODES.filter((code) => new RegExp(`\\b${code}\\b`).test(text));
 
 /**
  * trpc-to-openapi rebuilds each body from the input (minus path parameters), which drops the

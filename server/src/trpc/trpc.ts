@@ -3,17 +3,21 @@ import { initTRPC, type TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
+import type { ErrorRows } from '../catalogue/openapi-errors.ts';
 import type { Context } from '../context.ts';
 import { type PublicFailure, publicFailure } from './public-failure.ts';
 
 /**
  * `successStatus`: the HTTP status of a successful call when it is not 200 (201 for creation).
  * Applied by responseMeta (trpc/response-meta.ts) and written into the OpenAPI document.
+ * `errors`: the failure statuses the procedure answers, each with its text and `error.code`s,
+ * read by the OpenAPI document (http/openapi-document.ts).
  * `preload`: a read for the API key lookup to run in its own round trip, from the raw input
  * (undefined when the input does not fit it); the procedure gets it as `ctx.preloaded`.
  */
 export type Meta = OpenApiMeta<{
   successStatus?: number;
+  errors?: ErrorRows;
   preload?: (rawInput: unknown) => KeyPreload | undefined;
 }>;
 

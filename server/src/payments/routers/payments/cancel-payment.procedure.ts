@@ -1,4 +1,5 @@
 import { Payment, PaymentIdInput } from '@pis/shared';
+import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { cancelPayment } from '../../cancel-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
@@ -16,15 +17,22 @@ export const cancelPaymentProcedure = writeProcedure
         'COMPLETED, FAILED, CANCELLED or EXPIRED answers 409 PAYMENT_NOT_CANCELLABLE. While the ' +
         'payment is being sent to its bank (or cancelled there) by another request, 409 ' +
         'PROVIDER_CALL_IN_PROGRESS: retry in a few seconds.',
-      errorResponses: paymentErrorResponses(
-        401,
-        403,
-        404,
-        [409, 'PAYMENT_NOT_CANCELLABLE or PROVIDER_CALL_IN_PROGRESS'],
-        502,
-        [503, 'PROVIDER_NOT_CONFIGURED'],
-      ),
     },
+    errors: paymentErrorResponses(
+      401,
+      403,
+      404,
+      [
+        409,
+        errorRow(
+          'PAYMENT_NOT_CANCELLABLE or PROVIDER_CALL_IN_PROGRESS',
+          'PAYMENT_NOT_CANCELLABLE',
+          'PROVIDER_CALL_IN_PROGRESS',
+        ),
+      ],
+      502,
+      [503, errorRow('PROVIDER_NOT_CONFIGURED', 'PROVIDER_NOT_CONFIGURED')],
+    ),
   })
   .input(PaymentIdInput)
   .output(Payment)

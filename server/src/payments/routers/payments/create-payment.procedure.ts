@@ -1,5 +1,6 @@
 import { CreatedPayment, CreatePaymentInput, IdempotencyKeyValue, parseIdempotencyKey } from '@pis/shared';
 import { z } from 'zod';
+import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { createPayment } from '../../create-payment.ts';
 import {
@@ -34,15 +35,22 @@ export const createPaymentProcedure = writeProcedure
           example: '6f1c2a52-3f0e-4a6b-9d55-0c1b2e6f8a90',
         }),
       }),
-      errorResponses: paymentErrorResponses(
-        [400, MOCK_BANK_ONLY_400],
-        401,
-        [403, PROVIDER_NOT_APPROVED_403],
-        [409, 'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS'],
-        502,
-        503,
-      ),
     },
+    errors: paymentErrorResponses(
+      [400, MOCK_BANK_ONLY_400],
+      401,
+      [403, PROVIDER_NOT_APPROVED_403],
+      [
+        409,
+        errorRow(
+          'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
+          'IDEMPOTENCY_KEY_REUSED',
+          'IDEMPOTENCY_KEY_IN_PROGRESS',
+        ),
+      ],
+      502,
+      503,
+    ),
   })
   .input(CreatePaymentInput)
   .output(CreatedPayment)

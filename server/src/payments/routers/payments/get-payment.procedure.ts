@@ -23,8 +23,8 @@ export const getPaymentProcedure = readProcedure
         '`Preference-Applied` says the wait was honoured. One request against the rate limit, however long it waits.',
       requestHeaders: WaitingReadRequestHeaders,
       responseHeaders: WaitingReadResponseHeaders,
-      errorResponses: paymentErrorResponses(401, 403, 404),
     },
+    errors: paymentErrorResponses(401, 403, 404),
   })
   .input(PaymentIdInput)
   .output(Payment)

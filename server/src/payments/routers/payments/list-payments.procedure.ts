@@ -14,8 +14,8 @@ export const listPaymentsProcedure = readProcedure
       description:
         "The organization's payments, newest first (ties broken by id, so pages never overlap), each " +
         'with its statusHistory. `total` counts every page.',
-      errorResponses: paymentErrorResponses(400, 401, 403),
     },
+    errors: paymentErrorResponses(400, 401, 403),
   })
   .input(ListPaymentsQuery)
   .output(PaymentList)

@@ -1,4 +1,5 @@
 import { Payment, PaymentIdInput } from '@pis/shared';
+import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { readProcedure } from '../../../trpc/procedures.ts';
 import { syncPayment } from '../../read-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
@@ -15,8 +16,11 @@ export const syncPaymentProcedure = readProcedure
         'Asks the provider for the latest status and returns the updated payment. Unlike GET, a ' +
         'provider failure is reported: 502 PROVIDER_UNAVAILABLE (the payment is unchanged; retry ' +
         'later). Finished payments, and hosted payments still waiting for a bank, are returned as they are.',
-      errorResponses: paymentErrorResponses(401, 403, 404, 502, [503, 'PROVIDER_NOT_CONFIGURED']),
     },
+    errors: paymentErrorResponses(401, 403, 404, 502, [
+      503,
+      errorRow('PROVIDER_NOT_CONFIGURED', 'PROVIDER_NOT_CONFIGURED'),
+    ]),
   })
   .input(PaymentIdInput)
   .output(Payment)

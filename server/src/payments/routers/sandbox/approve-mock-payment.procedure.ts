@@ -1,4 +1,5 @@
 import { Payment, SandboxApproveRequest } from '@pis/shared';
+import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { sandboxApprove } from '../../sandbox.ts';
 import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
@@ -17,11 +18,16 @@ export const approveMockPaymentProcedure = writeProcedure
         'Mock provider only (else 400 MOCK_BANK_ONLY). A hosted payment whose customer has not chosen a ' +
         'bank yet is 409 BANK_NOT_CHOSEN; a decided one 409 PAYMENT_ALREADY_DECIDED; one whose cancel is ' +
         'still at the bank 409 PROVIDER_CALL_IN_PROGRESS.',
-      errorResponses: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
-        409,
-        'BANK_NOT_CHOSEN, PAYMENT_ALREADY_DECIDED or PROVIDER_CALL_IN_PROGRESS (a cancel is at the bank: retry shortly)',
-      ]),
     },
+    errors: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
+      409,
+      errorRow(
+        'BANK_NOT_CHOSEN, PAYMENT_ALREADY_DECIDED or PROVIDER_CALL_IN_PROGRESS (a cancel is at the bank: retry shortly)',
+        'BANK_NOT_CHOSEN',
+        'PAYMENT_ALREADY_DECIDED',
+        'PROVIDER_CALL_IN_PROGRESS',
+      ),
+    ]),
   })
   .input(SandboxApproveRequest)
   .output(Payment)

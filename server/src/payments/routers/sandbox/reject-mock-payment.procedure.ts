@@ -1,4 +1,5 @@
 import { Payment, SandboxRejectRequest } from '@pis/shared';
+import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { sandboxReject } from '../../sandbox.ts';
 import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
@@ -14,11 +15,16 @@ export const rejectMockPaymentProcedure = writeProcedure
       description:
         'Plays the customer rejecting at the Mock bank: FAILED (ISO RJCT) with `reason`, else the ' +
         "request's `mockBank.rejectReason`, else CUST. Same rules as approve.",
-      errorResponses: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
-        409,
-        'BANK_NOT_CHOSEN, PAYMENT_ALREADY_DECIDED or PROVIDER_CALL_IN_PROGRESS (a cancel is at the bank: retry shortly)',
-      ]),
     },
+    errors: paymentErrorResponses([400, MOCK_BANK_ONLY_400], 401, 403, 404, [
+      409,
+      errorRow(
+        'BANK_NOT_CHOSEN, PAYMENT_ALREADY_DECIDED or PROVIDER_CALL_IN_PROGRESS (a cancel is at the bank: retry shortly)',
+        'BANK_NOT_CHOSEN',
+        'PAYMENT_ALREADY_DECIDED',
+        'PROVIDER_CALL_IN_PROGRESS',
+      ),
+    ]),
   })
   .input(SandboxRejectRequest)
   .output(Payment)
