@@ -1,7 +1,7 @@
 import { AppError, type Change, catchUp, type HistoryRecord, type PaymentRecord } from '@pis/shared';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
 import { catchUpHeld } from './catch-up-payments.ts';
-import { announcePaymentDue, changePayments, type Decision } from './change-payments.ts';
+import { changePayments, type Decision } from './change-payments.ts';
 import { type LoadedPayment, type PaymentScope, paymentNotFound } from './load-payment.ts';
 import type { LockedPayment } from './payment-store.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
@@ -106,11 +106,3 @@ const join = (first: Change, second: Change): Change => ({
   record: second.record,
   history: [...first.history, ...second.history],
 });
-
-/** A new payment's first due time (its changes announce theirs in the change pipeline). */
-export async function announceNextDue(
-  deps: Pick<PaymentsDeps, 'scheduler' | 'logger'>,
-  created: PaymentRecord,
-): Promise<void> {
-  if (created.nextDueAt) await announcePaymentDue(deps, created.id, created.nextDueAt);
-}

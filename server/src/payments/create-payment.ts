@@ -15,7 +15,7 @@ import {
 import { customerLink } from '../links/customer-links.ts';
 import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
-import { announceNextDue } from './apply-payment-event.ts';
+import { announcePaymentDue } from './change-payments.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -118,7 +118,7 @@ async function createClaimed(
   } else {
     await insertPayment(deps.em, change);
   }
-  await announceNextDue(deps, change.record);
+  if (change.record.nextDueAt) await announcePaymentDue(deps, ids.id, change.record.nextDueAt);
   return created;
 }
 
