@@ -20,7 +20,7 @@ const CUSTOMER_LINK = /^\/(pay|mock-bank)\/([^/]+)\/?$/;
  * move is a full page load or another site), so they need no router: react-router cost them
  * 13 KB gzipped of an 80 KB budget, and even its `matchPath` alone 4 KB, because the module it
  * lives in is shared with the dashboard's router and so lands in the entry
- * (docs/decisions/customer-pages-without-a-router.md).
+ * (docs/decisions/016-customer-pages-without-a-router.md).
  */
 const Page = ({ pathname }: { pathname: string }) => {
   const link = CUSTOMER_LINK.exec(pathname);

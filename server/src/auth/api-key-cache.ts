@@ -14,7 +14,7 @@ export interface ProvenKey {
 /**
  * Keys this process proved recently, by the hash of the presented secret, so a request that
  * would otherwise run no statement for its key (a create with RATE_LIMITS=off) skips the key
- * lookup's round trip (issue 9; docs/decisions/hot-path-performance.md). A request that runs a
+ * lookup's round trip (issue 9; docs/decisions/005-hot-path-performance.md). A request that runs a
  * statement anyway (a rate-limit count, the default; a GET's preload) reads its key afresh.
  *
  * Only good keys are held (a wrong, revoked or expired key or an inactive organization always

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
  * Postgres LISTEN/NOTIFY for the whole process: ONE dedicated connection listens, and an
  * in-memory map fans each notification out to the subscribers of its (channel, key). A waiting
  * read (or a cache) costs a map entry, never a connection. Channels and payloads are written
- * down in docs/decisions/live-reads.md; a payload is the key itself (a payment id, a key id).
+ * down in docs/decisions/017-live-reads.md; a payload is the key itself (a payment id, a key id).
  *
  * NOTIFY is delivered on commit only (and not at all on rollback), so a subscriber never hears
  * of a change it cannot read yet. A notification sent while the connection was down is lost:

@@ -42,7 +42,7 @@ export interface OpenApiHandlerOptions {
  * `{success:true,data}` from the procedure's output, `{success:false,error}` from the one
  * failure mapping (trpc/public-failure.ts), never by re-reading a body.
  *
- * Why not its Fastify plugin (docs/decisions/021-rest-edge.md): it wraps each request in a
+ * Why not its Fastify plugin (docs/decisions/020-rest-edge.md): it wraps each request in a
  * Fetch `Request` with an `AbortController`, binds methods on each reply and re-walks the input
  * schema per call (half of a GET's CPU under `npm run bench`); it has no hook for the body it
  * answers, so the envelope could only be made by re-parsing; it tries paths in registration

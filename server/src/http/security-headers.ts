@@ -52,7 +52,7 @@ export async function securityHeaders(
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   };
   // Built once: @fastify/helmet rebuilt helmet (and re-parsed the CSP) on every request, ~3% of
-  // a GET's CPU (docs/decisions/hot-path-performance.md). Same headers, chosen by route.
+  // a GET's CPU (docs/decisions/005-hot-path-performance.md). Same headers, chosen by route.
   const pages = helmet(everywhere);
   const docs = helmet({
     ...everywhere,

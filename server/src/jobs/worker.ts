@@ -45,7 +45,7 @@ export async function startWorker(queue: JobQueue, deps: JobDeps): Promise<Worke
  * payment row's `next_due_at` is the truth, and the sweep catches up whatever a job did not.
  * (pg-boss's per-job results would settle them separately, but its statement for that joins the
  * batch to the queue's active jobs without an index, which for 4 x 2,500 active jobs took ~7 s
- * per batch and stalled every queue: see docs/decisions/hot-path-performance.md.)
+ * per batch and stalled every queue: see docs/decisions/005-hot-path-performance.md.)
  */
 async function handleBatch(
   job: JobDefinition,

@@ -19,7 +19,7 @@ import {
  * A suspended organization stops (issue 11, item 7): its API answers 403 already; its customers'
  * pages refuse every action with MERCHANT_SUSPENDED, and nothing changes. What was already
  * decided at the bank runs its course; the rest expires after 24 h unless the merchant is
- * reactivated first (docs/decisions/suspended-organizations.md).
+ * reactivated first (docs/decisions/009-suspended-organizations.md).
  */
 const { app, factories, clock, config, orm } = await createTestApp();
 const deps = domainDeps(orm, clock, config);
