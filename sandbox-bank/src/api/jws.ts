@@ -57,7 +57,7 @@ export async function verifyDetached(
     );
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
-    header = decodeProtectedHeader(parts[0]);
+    header = decodeProtectedHeader(signature);
   } catch {
     throw new ObError(
       400,

@@ -100,7 +100,8 @@ export function createProvider(options: ProviderOptions): Provider {
       jwtResponseModes: { enabled: true },
       devInteractions: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      userinfo: { enabled: false },
+      // On (at /me): Open Banking clients commonly repeat the intent claim under claims.userinfo.
+      userinfo: { enabled: true },
       mTLS: {
         enabled: true,
         certificateBoundAccessTokens: true,
@@ -133,9 +134,10 @@ export function createProvider(options: ProviderOptions): Provider {
       const consentId = grantId ? await consentIdForGrant(pool, grantId) : undefined;
       return consentId ? { [INTENT_CLAIM]: consentId } : undefined;
     },
-    async loadExistingGrant() {
-      // Every payment is its own strong customer authentication: no remembered consent.
-      return undefined;
+    /** Only the grant this very interaction made: every payment is its own approval, none is remembered. */
+    async loadExistingGrant(ctx) {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     async renderError(ctx: KoaContextWithOIDC, out) {
       ctx.type = 'html';
