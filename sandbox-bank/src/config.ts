@@ -14,7 +14,11 @@ export const DEFAULT_DATA_DIR = path.join(PACKAGE_DIR, '..', '.data', 'sandbox-b
 /** Customer pages on plain http; the provider-facing API (mTLS) on the next port. */
 export const DEFAULT_PORT = 3300;
 export const DEFAULT_PG_PORT = 54339;
-/** Where `npm start` runs the service: its callback and notification routes (issue 19). */
+/**
+ * Where the service runs (its callback and notification routes, issue 19): by default what
+ * `npm start` gives the service, read from the service's own PUBLIC_BASE_URL / PORT variables
+ * (names only: the bank shares no code with the service).
+ */
 export const DEFAULT_CLIENT_BASE_URL = 'http://localhost:3000';
 
 const unset = (value: unknown) => (value === '' ? undefined : value);
@@ -41,7 +45,9 @@ const EnvSchema = z.object({
       .optional(),
   ),
   SANDBOX_BANK_PG_PORT: port(DEFAULT_PG_PORT),
-  SANDBOX_BANK_CLIENT_BASE_URL: z.preprocess(unset, z.url().default(DEFAULT_CLIENT_BASE_URL)),
+  SANDBOX_BANK_CLIENT_BASE_URL: z.preprocess(unset, z.url().optional()),
+  PUBLIC_BASE_URL: z.preprocess(unset, z.url().optional()),
+  PORT: z.preprocess(unset, z.coerce.number().int().min(1).max(65535).optional()),
   /** Comma-separated; default: the service's `/providers/obie/callback`. */
   SANDBOX_BANK_REDIRECT_URIS: z.preprocess(unset, z.string().optional()),
   /** Where event notifications go; `off` sends none. */
@@ -84,7 +90,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BankConfig {
     throw new ConfigError(`Invalid environment for the sandbox bank:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const clientBase = e.SANDBOX_BANK_CLIENT_BASE_URL.replace(/\/+$/, '');
+  const clientBase = (
+    e.SANDBOX_BANK_CLIENT_BASE_URL ??
+    e.PUBLIC_BASE_URL ??
+    (e.PORT ? `http://localhost:${e.PORT}` : DEFAULT_CLIENT_BASE_URL)
+  ).replace(/\/+$/, '');
   const redirectUris = (e.SANDBOX_BANK_REDIRECT_URIS ?? `${clientBase}/providers/obie/callback`)
     .split(',')
     .map((uri) => uri.trim())
@@ -103,4 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BankConfig {
     logLevel: e.SANDBOX_BANK_LOG_LEVEL,
     clientId: 'pis-obie',
   };
+}
+
+/** `npm start` of the repository starts the bank beside the service unless SANDBOX_BANK=off. */
+export function sandboxBankWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SANDBOX_BANK !== 'off';
 }

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -32,6 +32,7 @@ export function readFaults(dataDir: string): Faults {
 /** Atomic: the bank never reads half a file. */
 export function writeFaults(dataDir: string, faults: Faults): void {
   const file = faultsFile(dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o755 });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(faults)}\n`);
   renameSync(temporary, file);
