@@ -29,6 +29,7 @@ export interface ApiAnswer {
   status: number;
   headers: Headers;
   text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked against the official schema, then read freely.
   body: Record<string, any>;
 }
 
@@ -226,4 +227,27 @@ export function consentRequest(amount = '12.50', reference = 'ORDER-1001') {
 
 export function paymentRequest(consentId: string, consent: ReturnType<typeof consentRequest>) {
   return { Data: { ConsentId: consentId, Initiation: consent.Data.Initiation }, Risk: consent.Risk };
+}
+
+/** Consent -> the customer approves (or rejects) at the bank -> tokens: the steps most tests start from. */
+export async function authorisedConsent(
+  provider: Provider,
+  redirectUri: string,
+  options: { amount?: string; reference?: string; account?: string } = {},
+) {
+  const { customerAt } = await import('./customer.ts');
+  const clientToken = await provider.clientCredentials();
+  const request = consentRequest(options.amount, options.reference);
+  const created = await provider.api('POST', '/domestic-payment-consents', {
+    token: clientToken,
+    body: request,
+  });
+  const consentId: string = created.body.Data.ConsentId;
+  const authorization = await provider.authorizationUrl(consentId);
+  const callback = await customerAt(authorization.url, redirectUri, {
+    action: 'approve',
+    ...(options.account ? { account: options.account } : {}),
+  });
+  const tokens = await provider.exchange(callback, authorization);
+  return { clientToken, request, consentId, tokens, accessToken: tokens.access_token };
 }
