@@ -116,8 +116,9 @@ export function startNotifier(options: NotifierOptions): { stop(): Promise<void>
       const attempts = row.attempts + 1;
       const backoff = Math.min(2 ** (attempts - 1), MAX_BACKOFF_S);
       await pool.query(
-        `update event_notifications set attempts = $2, last_error = $3,
-           next_attempt_at = now() + make_interval(secs => $4), given_up_at = case when $2 >= $5 then now() end
+        `update event_notifications set attempts = $2::int, last_error = $3::text,
+           next_attempt_at = now() + make_interval(secs => $4::int),
+           given_up_at = case when $2::int >= $5::int then now() end
          where id = $1`,
         [row.id, attempts, error.slice(0, 500), backoff, MAX_ATTEMPTS],
       );
