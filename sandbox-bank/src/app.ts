@@ -118,7 +118,8 @@ async function startOnDatabase(
         response.setHeader('content-security-policy', pagesCsp);
         response.setHeader('x-frame-options', 'DENY');
         response.setHeader('x-content-type-options', 'nosniff');
-        response.setHeader('referrer-policy', 'no-referrer');
+        // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on the forms' POSTs.
+        response.setHeader('referrer-policy', 'same-origin');
         const pathname = (request.url ?? '/').split('?')[0] ?? '/';
         if (faults.current().outage && !pathname.startsWith('/assets/')) return unavailablePage(response);
         if (pathname === '/auth' || pathname.startsWith('/auth/')) return providerCallback(request, response);
