@@ -11,7 +11,6 @@ import { connect, consentRequest, type Provider } from './support/provider-clien
  * a JARM response that openid-client accepts. Axe-clean at 375 and 1280 px; nothing is loaded
  * from anywhere but the bank; the pages refuse to be framed.
  */
-// biome-ignore lint/style/noProcessEnv: tests choose the browser binary as e2e does (CHROMIUM_PATH).
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 800 };

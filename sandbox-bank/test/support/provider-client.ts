@@ -1,232 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import {
-  CompactSign,
-  compactVerify,
-  createLocalJWKSet,
-  importJWK,
-  type JWK,
-  type JWTHeaderParameters,
-} from 'jose';
-import * as client from 'openid-client';
-import { Agent, fetch as undiciFetch } from 'undici';
-import { expect } from 'vitest';
-import type { ClientConfig } from '../../src/app.ts';
+import { connect as connectClient, consentRequest, type ObClient } from '../../src/walkthrough/ob-client.ts';
+import { customerAt } from './customer.ts';
 import { assertMatches, type ObSchema } from './ob-schemas.ts';
 
+export { consentRequest, paymentRequest } from '../../src/walkthrough/ob-client.ts';
+
 /**
- * What the service's `obie` adapter does, with openid-client and jose only: discovery, client
- * credentials, PAR + signed request object + PKCE + JARM, code exchange, and signed PISP calls
- * over mutual TLS. Every PISP answer's signature is verified and its body checked against the
- * official schema named by the caller.
+ * The provider's client of src/walkthrough with the tests' yardstick added: every answer of the
+ * bank is checked against the official OB schema (errors against OBErrorResponse1, successes
+ * against the schema the test names).
  */
-export const CRIT = [
-  'http://openbanking.org.uk/iat',
-  'http://openbanking.org.uk/iss',
-  'http://openbanking.org.uk/tan',
-];
-
-export interface ApiAnswer {
-  status: number;
-  headers: Headers;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: answers are checked against the official schema, then read freely.
-  body: Record<string, any>;
-}
-
-export type Provider = Awaited<ReturnType<typeof connect>>;
-
-export async function connect(
-  clientConfig: ClientConfig,
-  options: { transport?: { certificatePem: string; privateKeyPem: string } } = {},
-) {
-  const transport = options.transport ?? clientConfig.transport;
-  const agent = new Agent({
-    connect: {
-      ca: clientConfig.transport.caCertificatePem,
-      cert: transport.certificatePem,
-      key: transport.privateKeyPem,
-    },
-  });
-  const mtlsFetch = ((url: string, init: object) =>
-    undiciFetch(url, { ...init, dispatcher: agent })) as never;
-  const privateJwk = clientConfig.signingKey.privateJwk as JWK;
-  const signingKey = (await importJWK(privateJwk, 'PS256')) as CryptoKey;
-  const kid = clientConfig.signingKey.kid;
-  const config = await client.discovery(
-    new URL(clientConfig.issuer),
-    clientConfig.clientId,
-    {
-      authorization_signed_response_alg: 'PS256',
-      id_token_signed_response_alg: 'PS256',
-      tls_client_certificate_bound_access_tokens: true,
-    },
-    client.PrivateKeyJwt({ key: signingKey, kid }),
-    { [client.customFetch]: mtlsFetch },
-  );
-  config[client.customFetch] = mtlsFetch;
-  // The bank's customer pages are plain http on loopback (no certificate warning in a browser);
-  // openid-client refuses an http authorization endpoint unless told. Every request the client
-  // itself sends still goes to the https (mTLS) issuer.
-  if (new URL(config.serverMetadata().authorization_endpoint ?? '').protocol === 'http:')
-    client.allowInsecureRequests(config);
-  client.useJwtResponseMode(config);
-  const bankKeys = createLocalJWKSet(clientConfig.bankSigningKeys as { keys: JWK[] });
-
-  async function signBody(
-    body: string,
-    overrides: Record<string, unknown> = {},
-    key: CryptoKey = signingKey,
-  ) {
-    const jws = await new CompactSign(new TextEncoder().encode(body))
-      .setProtectedHeader({
-        alg: 'PS256',
-        kid,
-        typ: 'JOSE',
-        cty: 'application/json',
-        crit: CRIT,
-        'http://openbanking.org.uk/iat': Math.floor(Date.now() / 1000) - 1,
-        'http://openbanking.org.uk/iss': clientConfig.clientId,
-        'http://openbanking.org.uk/tan': 'openbanking.org.uk',
-        ...overrides,
-      } as JWTHeaderParameters)
-      .sign(key, { crit: Object.fromEntries(CRIT.map((name) => [name, true])) });
-    const [header, , signature] = jws.split('.');
-    return `${header}..${signature}`;
-  }
-
-  async function verifyAnswer(text: string, signature: string | null) {
-    expect(signature, 'the bank signs every answer').toBeTruthy();
-    const [header, , sig] = (signature ?? '').split('.');
-    const { protectedHeader } = await compactVerify(
-      `${header}.${Buffer.from(text).toString('base64url')}.${sig}`,
-      bankKeys,
-      { algorithms: ['PS256'], crit: Object.fromEntries(CRIT.map((name) => [name, true])) },
-    );
-    expect(protectedHeader.crit).toEqual(expect.arrayContaining(CRIT));
-  }
-
-  /** A PISP call; `schema` names the official schema of a successful answer. */
-  async function api(
+export type Provider = Omit<ObClient, 'api'> & {
+  api(
     method: 'GET' | 'POST',
     path: string,
-    options: {
-      token: string;
-      body?: unknown;
-      rawBody?: string;
-      idempotencyKey?: string;
-      signature?: string | null;
-      headers?: Record<string, string>;
-      schema?: ObSchema;
-    },
-  ): Promise<ApiAnswer> {
-    const raw = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${options.token}`,
-      accept: 'application/json',
-      'x-fapi-interaction-id': randomUUID(),
-      'x-fapi-financial-id': 'sandbox-bank',
-    };
-    if (raw !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
-    if (method === 'POST') {
-      headers['x-idempotency-key'] = options.idempotencyKey ?? randomUUID();
-      const signature = options.signature === undefined ? await signBody(raw ?? '') : options.signature;
-      if (signature !== null) headers['x-jws-signature'] = signature;
-    }
-    Object.assign(headers, options.headers);
-    const response = await undiciFetch(`${clientConfig.apiBase}${path}`, {
-      method,
-      headers,
-      body: raw,
-      dispatcher: agent,
-    });
-    const text = await response.text();
-    const answer: ApiAnswer = {
-      status: response.status,
-      headers: response.headers as unknown as Headers,
-      text,
-      body: text ? JSON.parse(text) : {},
-    };
-    await verifyAnswer(text, response.headers.get('x-jws-signature'));
-    expect(response.headers.get('x-fapi-interaction-id')).toBeTruthy();
-    if (response.status >= 400) assertMatches('OBErrorResponse1', answer.body);
-    else if (options.schema) assertMatches(options.schema, answer.body);
-    return answer;
-  }
+    options: Parameters<ObClient['api']>[2] & { schema?: ObSchema },
+  ): ReturnType<ObClient['api']>;
+};
 
-  /** PAR with a signed request object (PS256), PKCE S256, JARM, the consent as essential claim. */
-  async function authorizationUrl(consentId: string, overrides: Record<string, string> = {}) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const parameters: Record<string, string> = {
-      redirect_uri: clientConfig.redirectUris[0]!,
-      scope: 'openid payments',
-      response_type: 'code',
-      response_mode: 'jwt',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-      claims: JSON.stringify({
-        id_token: {
-          openbanking_intent_id: { value: consentId, essential: true },
-          acr: { essential: true, values: ['urn:openbanking:psd2:sca'] },
-        },
-        userinfo: { openbanking_intent_id: { value: consentId, essential: true } },
-      }),
-      ...overrides,
-    };
-    const jar = await client.buildAuthorizationUrlWithJAR(config, parameters, { key: signingKey, kid });
-    const url = await client.buildAuthorizationUrlWithPAR(config, jar.searchParams);
-    return { url, verifier, state, nonce };
-  }
-
-  async function exchange(callbackUrl: string, checks: { verifier: string; state: string; nonce: string }) {
-    return client.authorizationCodeGrant(config, new URL(callbackUrl), {
-      pkceCodeVerifier: checks.verifier,
-      expectedState: checks.state,
-      expectedNonce: checks.nonce,
-      idTokenExpected: true,
-    });
-  }
-
+export async function connect(...args: Parameters<typeof connectClient>): Promise<Provider> {
+  const base = await connectClient(...args);
   return {
-    config,
-    agent,
-    signingKey,
-    signBody,
-    api,
-    authorizationUrl,
-    exchange,
-    clientCredentials: async () =>
-      (await client.clientCredentialsGrant(config, { scope: 'payments' })).access_token,
-    close: () => agent.close(),
-  };
-}
-
-/** A domestic payment consent request as a merchant's provider would send it. */
-export function consentRequest(amount = '12.50', reference = 'ORDER-1001') {
-  return {
-    Data: {
-      Initiation: {
-        InstructionIdentification: `INSTR-${reference}`.slice(0, 35),
-        EndToEndIdentification: reference,
-        LocalInstrument: 'UK.OBIE.FPS',
-        InstructedAmount: { Amount: amount, Currency: 'GBP' },
-        CreditorAccount: {
-          SchemeName: 'UK.OBIE.SortCodeAccountNumber',
-          Identification: '08080021325698',
-          Name: 'Acme Coffee Ltd',
-        },
-        RemittanceInformation: { Unstructured: [`Order ${reference}`] },
-      },
+    ...base,
+    api: async (method, path, options) => {
+      const { schema, ...rest } = options;
+      const answer = await base.api(method, path, rest);
+      if (answer.status >= 400) assertMatches('OBErrorResponse1', answer.body);
+      else if (schema) assertMatches(schema, answer.body);
+      return answer;
     },
-    Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment', MerchantCategoryCode: '5814' },
   };
-}
-
-export function paymentRequest(consentId: string, consent: ReturnType<typeof consentRequest>) {
-  return { Data: { ConsentId: consentId, Initiation: consent.Data.Initiation }, Risk: consent.Risk };
 }
 
 /** Consent -> the customer approves (or rejects) at the bank -> tokens: the steps most tests start from. */
@@ -235,7 +37,6 @@ export async function authorisedConsent(
   redirectUri: string,
   options: { amount?: string; reference?: string; account?: string } = {},
 ) {
-  const { customerAt } = await import('./customer.ts');
   const clientToken = await provider.clientCredentials();
   const request = consentRequest(options.amount, options.reference);
   const created = await provider.api('POST', '/domestic-payment-consents', {
