@@ -97,6 +97,7 @@ async function startOnDatabase(
   const providerCallback = provider.callback();
   const faults = watchFaults(config.dataDir);
   const bankKey = (await importJWK(keys.bankSigningKey, 'PS256')) as CryptoKey;
+  const signer = (body: string) => signDetached(body, bankKey, keys.bankSigningKey.kid, issuer);
 
   // The customer's host.
   const redirectOrigins = [...new Set(config.redirectUris.map((uri) => new URL(uri).origin))];
@@ -158,18 +159,10 @@ async function startOnDatabase(
     const current = faults.current();
     if (current.throttleSeconds > 0) {
       response.setHeader('retry-after', String(current.throttleSeconds));
-      return fault(
-        response,
-        429,
-        ErrorCode.TooManyRequests,
-        'too many requests: retry later',
-        ob,
-        bankKey,
-        keys,
-      );
+      return fault(response, 429, ErrorCode.TooManyRequests, 'too many requests: retry later', ob, signer);
     }
     if (current.outage)
-      return fault(response, 503, ErrorCode.Unavailable, 'the bank is unavailable', ob, bankKey, keys);
+      return fault(response, 503, ErrorCode.Unavailable, 'the bank is unavailable', ob, signer);
     if (current.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, current.slowMs));
     if (ob) return handler(request, response);
     const publicPath = pathname === '/.well-known/openid-configuration' || pathname === '/jwks';
@@ -203,7 +196,7 @@ async function startOnDatabase(
   api.addHook('onSend', async (_request, reply, payload) => {
     if (typeof payload === 'string' && payload.length > 0) {
       reply.header('content-type', 'application/json; charset=utf-8');
-      reply.header('x-jws-signature', await signDetached(payload, bankKey, keys.bankSigningKey.kid, issuer));
+      reply.header('x-jws-signature', await signer(payload));
     }
     return payload;
   });
@@ -330,8 +323,7 @@ async function fault(
   code: (typeof ErrorCode)[keyof typeof ErrorCode],
   message: string,
   signed: boolean,
-  bankKey: CryptoKey,
-  keys: KeyMaterial,
+  sign: (body: string) => Promise<string>,
 ) {
   const id = randomUUID();
   const body = signed
@@ -343,11 +335,7 @@ async function fault(
   response.statusCode = status;
   response.setHeader('content-type', 'application/json; charset=utf-8');
   response.setHeader('x-fapi-interaction-id', id);
-  if (signed)
-    response.setHeader(
-      'x-jws-signature',
-      await signDetached(body, bankKey, keys.bankSigningKey.kid, 'sandbox-bank'),
-    );
+  if (signed) response.setHeader('x-jws-signature', await sign(body));
   response.end(body);
 }
 

@@ -150,6 +150,19 @@ describe('the customer at the bank, in Chromium', () => {
     await context.close();
   });
 
+  it('asks for the sign-in again for the next payment in the same browser (SCA per payment)', async () => {
+    const first = await newConsent('1.00', 'ORDER-SCA-1');
+    const { page, context, landed } = await openAt(DESKTOP, first.authorization.url);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Approve payment' }).click();
+    await expect.poll(landed, { timeout: 10_000 }).toBeTruthy();
+    const second = await newConsent('2.00', 'ORDER-SCA-2');
+    await page.goto(second.authorization.url.href);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.getByLabel('Username').inputValue()).toBe('mia.jones');
+    await context.close();
+  });
+
   it('refuses to be framed', async () => {
     const page = await fetch(`${bank.pagesUrl}/`);
     expect(page.headers.get('x-frame-options')).toBe('DENY');

@@ -187,6 +187,20 @@ describe('the bank refuses', () => {
       });
     });
 
+    it('a bank page without its interaction, or a form posted from another origin', async () => {
+      const stale = await fetch(`${bank.pagesUrl}/interaction/not-a-real-one`);
+      expect(stale.status).toBe(400);
+      expect(await stale.text()).toContain('This sign-in has expired');
+      const forged = await fetch(`${bank.pagesUrl}/interaction/not-a-real-one/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+        body: 'action=approve&account=acc-current',
+      });
+      expect(forged.status).toBe(403);
+      const noApi = await fetch(`${bank.pagesUrl}/token`, { method: 'POST' });
+      expect(noApi.status).toBe(404);
+    });
+
     it('a client without its TLS certificate', async () => {
       const bare = new Agent({ connect: { ca: bank.clientConfig.transport.caCertificatePem } });
       const response = await undiciFetch(`${bank.issuer}/token`, {

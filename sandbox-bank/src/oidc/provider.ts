@@ -1,6 +1,6 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type pg from 'pg';
 import { consentIdForGrant } from '../bank/consents.ts';
 import type { BankConfig } from '../config.ts';
@@ -118,7 +118,10 @@ export function createProvider(options: ProviderOptions): Provider {
     },
     ttl: { ...TTL },
     issueRefreshToken: async () => false,
-    interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: {
+      url: async (_ctx, interaction) => `/interaction/${interaction.uid}`,
+      policy: scaEveryTime(),
+    },
     async findAccount(_ctx, sub, token) {
       const grantId = (token as { grantId?: string } | undefined)?.grantId;
       const consentId = grantId ? await consentIdForGrant(pool, grantId) : undefined;
@@ -154,6 +157,24 @@ export function createProvider(options: ProviderOptions): Provider {
     }
   });
   return provider;
+}
+
+/**
+ * Strong customer authentication for every payment: the sign-in step is asked in every
+ * authorization, even when the browser still has a session at the bank from an earlier one.
+ */
+function scaEveryTime() {
+  const policy = interactionPolicy.base();
+  policy
+    .get('login')
+    ?.checks.add(
+      new interactionPolicy.Check('sca_per_payment', 'every payment needs its own sign-in', (ctx) =>
+        ctx.oidc.result?.login
+          ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+          : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
+  return policy;
 }
 
 function normaliseDn(dn: string): string {

@@ -227,6 +227,10 @@ async function intendedConsent(pool: pg.Pool, details: Details): Promise<Consent
   return consent;
 }
 
+/**
+ * Ends this step. The sign-in's result is kept with the consent's (merged): the authorization
+ * server asks for a sign-in in every authorization unless one was submitted in it.
+ */
 async function finish(
   provider: Provider,
   request: FastifyRequest,
@@ -234,7 +238,7 @@ async function finish(
   result: InteractionResults,
 ) {
   const target = await provider.interactionResult(request.raw, reply.raw, result, {
-    mergeWithLastSubmission: false,
+    mergeWithLastSubmission: true,
   });
   return reply.redirect(target, 303);
 }
