@@ -1,0 +1,44 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sandboxBankWanted } from '../config.ts';
+
+/**
+ * The repository's `npm start`: the service, and beside it the sandbox bank unless
+ * SANDBOX_BANK=off. Two processes with their own state (the bank has its own Postgres, see
+ * docs/decisions/030-sandbox-bank.md), so neither waits for the other. Each child runs in its
+ * own process group and gets exactly one signal from here: the service treats a second
+ * SIGINT as "exit now", and a terminal's Ctrl-C would otherwise reach it twice.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const bankOn = sandboxBankWanted();
+let stopping = false;
+
+const start = (cwd: string) =>
+  spawn(process.execPath, ['src/main.ts'], { cwd: path.join(root, cwd), stdio: 'inherit', detached: true });
+
+const service = start('server');
+const bank: ChildProcess | undefined = bankOn ? start('sandbox-bank') : undefined;
+if (!bankOn) process.stdout.write('Sandbox bank off (SANDBOX_BANK=off)\n');
+
+bank?.on('exit', (code, signal) => {
+  if (!stopping)
+    process.stderr.write(
+      `The sandbox bank stopped (${signal ?? `exit code ${code}`}); the service runs on.\n`,
+    );
+});
+service.on('exit', (code, signal) => {
+  stop('SIGTERM');
+  process.exitCode = code ?? (signal ? 1 : 0);
+});
+
+function stop(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of [service, bank]) {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+// A launcher that dies without a signal (an error) takes its children with it.
+process.on('exit', () => stop('SIGTERM'));
