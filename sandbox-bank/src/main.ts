@@ -18,6 +18,9 @@ try {
 const logger = createLogger(config.logLevel);
 const bank = await startBank(config, logger).catch((error: unknown) => {
   logger.fatal({ err: error }, 'the sandbox bank could not start');
+  process.stderr.write(
+    `The sandbox bank could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });
 

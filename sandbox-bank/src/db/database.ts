@@ -93,6 +93,17 @@ async function startEmbeddedCluster(config: BankConfig, logger: Logger): Promise
       if (!before.get(event)?.has(listener)) process.removeListener(event as 'exit', listener);
     }
   }
+  // start() rejects with `undefined` when postgres exits early: its own last lines say why.
+  const tail: string[] = [];
+  const remember = (line: string) => {
+    logger.debug({ postgres: line }, 'postgres');
+    tail.push(line.trimEnd());
+    if (tail.length > 20) tail.shift();
+  };
+  const failed = (what: string) => (error: unknown) => {
+    const reason = error instanceof Error ? error.message : 'postgres exited';
+    throw new Error(`${what}: ${reason}\n  ${tail.join('\n  ')}`);
+  };
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: config.embeddedPgPort,
@@ -102,14 +113,16 @@ async function startEmbeddedCluster(config: BankConfig, logger: Logger): Promise
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    onLog: (message: string) => logger.debug({ postgres: message }, 'postgres'),
-    onError: (error: unknown) => logger.debug({ postgres: String(error) }, 'postgres'),
+    onLog: remember,
+    onError: (error: unknown) => remember(String(error)),
   });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir }, 'creating the sandbox bank Postgres cluster (first start)');
-    await cluster.initialise();
+    await cluster.initialise().catch(failed('could not create the sandbox bank Postgres cluster'));
   }
-  await cluster.start();
+  await cluster
+    .start()
+    .catch(failed(`could not start the sandbox bank Postgres on port ${config.embeddedPgPort}`));
   return { url: url(config.embeddedPgPort), stop: () => cluster.stop() };
 }
 

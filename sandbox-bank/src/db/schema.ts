@@ -38,6 +38,7 @@ create table if not exists consents (
   debtor_account_id text references accounts (id),
   grant_id text
 );
+create index if not exists consents_grant on consents (grant_id);
 
 create table if not exists payments (
   id text primary key,

@@ -96,7 +96,7 @@ ${accounts.map(
   (account, index) =>
     html`<div class="choice"><input type="radio" id="account-${account.id}" name="account" value="${account.id}"${
       index === 0 ? html` checked` : html``
-    }><label for="account-${account.id}">${account.name} (${account.identification.slice(-4).padStart(8, '•')}), balance £${account.balance}</label></div>`,
+    }><label for="account-${account.id}">${account.name} (${account.identification.slice(-4).padStart(8, '•')}), balance £${grouped(account.balance)}</label></div>`,
 )}
 </fieldset>
 <div class="actions">
@@ -180,7 +180,14 @@ interface InitiationView {
 const payeeName = (consent: Consent) => (consent.data.Initiation as InitiationView).CreditorAccount.Name;
 function amountText(consent: Consent): string {
   const { Amount, Currency } = (consent.data.Initiation as InitiationView).InstructedAmount;
-  return Currency === 'GBP' ? `£${Amount}` : `${Amount} ${Currency}`;
+  return Currency === 'GBP' ? `£${grouped(Amount)}` : `${grouped(Amount)} ${Currency}`;
+}
+
+/** `10000.00` -> `10,000.00`, on the decimal string (no float in between). */
+function grouped(amount: string): string {
+  const [whole = '0', fraction] = amount.split('.');
+  const withCommas = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? withCommas : `${withCommas}.${fraction}`;
 }
 
 const invalid = (description: string): InteractionResults => ({
