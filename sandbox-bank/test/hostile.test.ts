@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBank, type TestBank } from './support/bank.ts';
+import { connect, consentRequest, type Provider } from './support/provider-client.ts';
+
+/**
+ * What a hostile provider (holding the client's own keys and certificate) could send past the
+ * signature and token checks: each answers the OB envelope, never a 500, and changes nothing.
+ */
+describe('a hostile provider', () => {
+  let bank: TestBank;
+  let provider: Provider;
+  let clientToken: string;
+
+  const count = async (table: 'consents' | 'payments') =>
+    Number((await bank.database.pool.query(`select count(*) from ${table}`)).rows[0].count);
+
+  beforeAll(async () => {
+    bank = await startTestBank();
+    provider = await connect(bank.clientConfig);
+    clientToken = await provider.clientCredentials();
+  });
+  afterAll(async () => {
+    await provider?.close();
+    await bank?.stop();
+  });
+
+  it('cannot ask for a fraction of a penny (the balance column keeps pence: nothing would be debited)', async () => {
+    const before = await count('consents');
+    for (const amount of ['0.004', '1.005', '10.10000']) {
+      const answer = await provider.api('POST', '/domestic-payment-consents', {
+        token: clientToken,
+        body: consentRequest(amount),
+      });
+      expect(answer.status, amount).toBe(400);
+      expect(answer.body.Errors[0].ErrorCode).toBe('U001');
+      expect(answer.body.Errors[0].Path).toBe('Data.Initiation.InstructedAmount.Amount');
+    }
+    expect(await count('consents')).toBe(before);
+    const whole = await provider.api('POST', '/domestic-payment-consents', {
+      token: clientToken,
+      body: consentRequest('7'),
+    });
+    expect(whole.status).toBe(201);
+  });
+});
