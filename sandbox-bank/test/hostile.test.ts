@@ -42,4 +42,27 @@ describe('a hostile provider', () => {
     });
     expect(whole.status).toBe(201);
   });
+
+  it('cannot make the bank fail with JSON the database cannot store or that nests without end', async () => {
+    const before = await count('consents');
+    const raw = JSON.stringify(consentRequest());
+    const bodies = {
+      nul: raw.replace('Acme Coffee Ltd', 'Acme\\u0000Coffee'),
+      'lone surrogate': raw.replace('Acme Coffee Ltd', 'Acme\\ud800Coffee'),
+      'nul in a key': raw.replace('"Risk":{', '"Risk":{"DeliveryAddress":{"a\\u0000":"b"},'),
+      'deep nesting': raw.replace(
+        '"Risk":{',
+        `"Risk":{"DeliveryAddress":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}},`,
+      ),
+    };
+    for (const [name, body] of Object.entries(bodies)) {
+      const answer = await provider.api('POST', '/domestic-payment-consents', {
+        token: clientToken,
+        rawBody: body,
+      });
+      expect(answer.status, name).toBe(400);
+      expect(answer.body.Errors[0].ErrorCode, name).toBe('U009');
+    }
+    expect(await count('consents')).toBe(before);
+  });
 });
