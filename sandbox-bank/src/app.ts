@@ -178,6 +178,8 @@ async function startOnDatabase(
     return providerCallback(request, response);
   };
 
+  // Fastify parses text/plain by default: such a body reached the routes as a string (400 U016/U001, not 415).
+  api.removeContentTypeParser('text/plain');
   api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = String(body);
     if (nestsTooDeep(request.rawBody))

@@ -65,4 +65,18 @@ describe('a hostile provider', () => {
     }
     expect(await count('consents')).toBe(before);
   });
+
+  it('gets 415 for a body that is not JSON, whatever parser the framework has for its type', async () => {
+    const raw = JSON.stringify(consentRequest());
+    for (const type of ['text/plain', 'text/plain; charset=utf-8']) {
+      const answer = await provider.api('POST', '/domestic-payment-consents', {
+        token: clientToken,
+        rawBody: raw,
+        headers: { 'content-type': type },
+      });
+      expect(answer.status, type).toBe(415);
+      expect(answer.body.Errors[0].ErrorCode).toBe('U415');
+    }
+  });
+
 });
