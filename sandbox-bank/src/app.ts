@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyError } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply } from 'fastify';
 import { importJWK } from 'jose';
 import type Provider from 'oidc-provider';
 import { ErrorCode, envelope, ObError } from './api/errors.ts';
@@ -136,6 +136,20 @@ async function startOnDatabase(
     loggerInstance: logger.child({ host: 'api' }, { level: 'warn' }) as FastifyBaseLogger,
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
+    // A malformed or overlong path is refused before routing (no hooks, no error handler): the envelope, signed, too.
+    frameworkErrors: (error, request, untyped) => {
+      const reply = untyped as unknown as FastifyReply;
+      const problem = toObError(error as FastifyError);
+      const body = JSON.stringify(envelope(problem.status, problem.items(), String(request.id)));
+      void signer(body).then((signature) =>
+        reply
+          .code(problem.status)
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('x-fapi-interaction-id', String(request.id))
+          .header('x-jws-signature', signature)
+          .send(body),
+      );
+    },
     serverFactory: (handler) =>
       https.createServer(
         {

@@ -79,4 +79,12 @@ describe('a hostile provider', () => {
     }
   });
 
+  it('gets the signed OB envelope for a malformed or overlong path', async () => {
+    for (const path of ['/domestic-payments/%E0%A4%A', `/domestic-payment-consents/${'a'.repeat(500)}`]) {
+      const answer = await provider.api('GET', path, { token: clientToken });
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.status, path).toBeLessThan(500);
+      expect(answer.body.Errors[0].ErrorCode, path).toMatch(/^U\d{3}$/);
+    }
+  });
 });
