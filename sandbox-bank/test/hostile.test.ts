@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBank, type TestBank } from './support/bank.ts';
+import { REDIRECT_URI, startTestBank, type TestBank } from './support/bank.ts';
+import { customerAt } from './support/customer.ts';
 import { connect, consentRequest, type Provider } from './support/provider-client.ts';
 
 /**
@@ -86,5 +87,38 @@ describe('a hostile provider', () => {
       expect(answer.status, path).toBeLessThan(500);
       expect(answer.body.Errors[0].ErrorCode, path).toMatch(/^U\d{3}$/);
     }
+  });
+
+  it('cannot have a consent that names the debtor account paid from another one', async () => {
+    const request = consentRequest('3.00', 'SWEEP-1') as ReturnType<typeof consentRequest> & {
+      Data: { Initiation: { DebtorAccount?: object } };
+    };
+    request.Data.Initiation.DebtorAccount = {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: '60161331926820',
+      Name: 'Savings account',
+    };
+    const consent = await provider.api('POST', '/domestic-payment-consents', {
+      token: clientToken,
+      body: request,
+    });
+    const consentId = consent.body.Data.ConsentId;
+    const status = async () =>
+      (
+        await bank.database.pool.query('select status, debtor_account_id from consents where id = $1', [
+          consentId,
+        ])
+      ).rows[0];
+
+    const other = await provider.authorizationUrl(consentId);
+    await expect(
+      customerAt(other.url, REDIRECT_URI, { action: 'approve', account: 'acc-current' }),
+    ).rejects.toThrow();
+    expect(await status()).toEqual({ status: 'AWAU', debtor_account_id: null });
+
+    const named = await provider.authorizationUrl(consentId);
+    const callback = await customerAt(named.url, REDIRECT_URI, { action: 'approve', account: 'acc-savings' });
+    await provider.exchange(callback, named);
+    expect(await status()).toEqual({ status: 'AUTH', debtor_account_id: 'acc-savings' });
   });
 });
