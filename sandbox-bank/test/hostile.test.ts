@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIRECT_URI, startTestBank, type TestBank } from './support/bank.ts';
 import { customerAt } from './support/customer.ts';
-import { connect, consentRequest, type Provider } from './support/provider-client.ts';
+import {
+  authorisedConsent,
+  connect,
+  consentRequest,
+  type Provider,
+  paymentRequest,
+} from './support/provider-client.ts';
 
 /**
  * What a hostile provider (holding the client's own keys and certificate) could send past the
@@ -120,5 +126,51 @@ describe('a hostile provider', () => {
     const callback = await customerAt(named.url, REDIRECT_URI, { action: 'approve', account: 'acc-savings' });
     await provider.exchange(callback, named);
     expect(await status()).toEqual({ status: 'AUTH', debtor_account_id: 'acc-savings' });
+  });
+
+  it('cannot spend one consent twice by racing payments under different idempotency keys', async () => {
+    const { consentId, request, accessToken } = await authorisedConsent(provider, REDIRECT_URI);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        provider.api('POST', '/domestic-payments', {
+          token: accessToken,
+          body: paymentRequest(consentId, request),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
+    const made = await bank.database.pool.query('select count(*) from payments where consent_id = $1', [
+      consentId,
+    ]);
+    expect(Number(made.rows[0].count)).toBe(1);
+  });
+
+  it('cannot point an authorization at another consent with query parameters beside request_uri', async () => {
+    const intended = await provider.api('POST', '/domestic-payment-consents', {
+      token: clientToken,
+      body: consentRequest('1.00', 'INTENDED'),
+    });
+    const other = await provider.api('POST', '/domestic-payment-consents', {
+      token: clientToken,
+      body: consentRequest('900.00', 'OTHER'),
+    });
+    const authorization = await provider.authorizationUrl(intended.body.Data.ConsentId);
+    const url = new URL(authorization.url);
+    url.searchParams.set(
+      'claims',
+      JSON.stringify({
+        id_token: { openbanking_intent_id: { value: other.body.Data.ConsentId, essential: true } },
+      }),
+    );
+    url.searchParams.set('redirect_uri', 'https://evil.example/callback');
+    const callback = await customerAt(url, REDIRECT_URI, { action: 'approve' });
+    expect(callback.startsWith(REDIRECT_URI)).toBe(true);
+    const statuses = await bank.database.pool.query('select id, status from consents where id = any($1)', [
+      [intended.body.Data.ConsentId, other.body.Data.ConsentId],
+    ]);
+    expect(Object.fromEntries(statuses.rows.map((row) => [row.id, row.status]))).toEqual({
+      [intended.body.Data.ConsentId]: 'AUTH',
+      [other.body.Data.ConsentId]: 'AWAU',
+    });
   });
 });
