@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyError } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply } from 'fastify';
 import { importJWK } from 'jose';
 import type Provider from 'oidc-provider';
 import { ErrorCode, envelope, ObError } from './api/errors.ts';
@@ -136,6 +136,20 @@ async function startOnDatabase(
     loggerInstance: logger.child({ host: 'api' }, { level: 'warn' }) as FastifyBaseLogger,
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
+    // A malformed or overlong path is refused before routing (no hooks, no error handler): the envelope, signed, too.
+    frameworkErrors: (error, request, untyped) => {
+      const reply = untyped as unknown as FastifyReply;
+      const problem = toObError(error as FastifyError);
+      const body = JSON.stringify(envelope(problem.status, problem.items(), String(request.id)));
+      void signer(body).then((signature) =>
+        reply
+          .code(problem.status)
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('x-fapi-interaction-id', String(request.id))
+          .header('x-jws-signature', signature)
+          .send(body),
+      );
+    },
     serverFactory: (handler) =>
       https.createServer(
         {
@@ -178,12 +192,20 @@ async function startOnDatabase(
     return providerCallback(request, response);
   };
 
+  // Fastify parses text/plain by default: such a body reached the routes as a string (400 U016/U001, not 415).
+  api.removeContentTypeParser('text/plain');
   api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = String(body);
+    if (nestsTooDeep(request.rawBody))
+      return done(new ObError(400, ErrorCode.ResourceInvalidFormat, 'the body nests too deep'), undefined);
     try {
-      done(null, JSON.parse(String(body)));
-    } catch {
-      done(new ObError(400, ErrorCode.ResourceInvalidFormat, 'the body is not valid JSON'), undefined);
+      done(null, JSON.parse(String(body), storable));
+    } catch (error) {
+      const problem =
+        error instanceof ObError
+          ? error
+          : new ObError(400, ErrorCode.ResourceInvalidFormat, 'the body is not valid JSON');
+      done(problem, undefined);
     }
   });
   api.addHook('onRequest', async (request, reply) => {
@@ -293,6 +315,36 @@ async function startOnDatabase(
       return closed;
     },
   };
+}
+
+/**
+ * Postgres jsonb refuses \u0000 and lone surrogates (a 500 at the insert): such bodies are not
+ * valid input here, in a key or a value.
+ */
+function storable(key: string, value: unknown): unknown {
+  const bad = (text: string) => text.includes('\0') || !text.isWellFormed();
+  if (bad(key) || (typeof value === 'string' && bad(value)))
+    throw new ObError(400, ErrorCode.ResourceInvalidFormat, 'the body holds a NUL or an unpaired surrogate');
+  return value;
+}
+
+/** The standard's bodies nest a few levels; thousands overflow the stack of any recursive walk. */
+const MAX_JSON_DEPTH = 32;
+function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') {
+      depth += 1;
+      if (depth > MAX_JSON_DEPTH) return true;
+    } else if (char === '}' || char === ']') depth -= 1;
+  }
+  return false;
 }
 
 function toObError(error: FastifyError | ObError): ObError {

@@ -54,6 +54,7 @@ export function registerPispRoutes(app: FastifyInstance, context: ApiContext): v
     await verifySignature(context, request, caller.clientId);
     const body = parse(ConsentRequest, request.body);
     requireGbp(body.Data.Initiation.InstructedAmount.Currency);
+    requirePence(body.Data.Initiation.InstructedAmount.Amount);
     const hash = bodyHash(body);
     const consent = await inTransaction(pool, async (db) => {
       const known = await recall(db, caller.clientId, 'consent', key, hash);
@@ -257,6 +258,21 @@ function requireGbp(currency: string): void {
       ErrorCode.UnsupportedCurrency,
       'this bank makes domestic payments in GBP only',
       'Data.Initiation.InstructedAmount.Currency',
+    );
+}
+
+/**
+ * Balances are kept in pence (numeric(18, 2)): a sub-penny amount would round away in the debit,
+ * so a payment of 0.004 would complete with nothing taken. The schema's 5 decimals are for other
+ * currencies.
+ */
+function requirePence(amount: string): void {
+  if (/\.\d{3,}$/.test(amount))
+    throw new ObError(
+      400,
+      ErrorCode.FieldInvalid,
+      'a GBP amount has at most two decimal places',
+      'Data.Initiation.InstructedAmount.Amount',
     );
 }
 

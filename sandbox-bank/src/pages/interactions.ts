@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import type pg from 'pg';
-import { accountsOf, TEST_CUSTOMER } from '../bank/accounts.ts';
+import { type Account, accountsOf, TEST_CUSTOMER } from '../bank/accounts.ts';
 import { authoriseConsent, type Consent, findConsent, rejectConsent } from '../bank/consents.ts';
 import { ID_SHAPE } from '../bank/ids.ts';
 import { ACR_SCA, INTENT_CLAIM } from '../oidc/provider.ts';
@@ -75,7 +75,9 @@ export function registerPages(app: FastifyInstance, context: PagesContext): void
     }
 
     const customer = details.session?.accountId ?? '';
-    const accounts = await accountsOf(pool, customer);
+    const accounts = payableFrom(consent, await accountsOf(pool, customer));
+    if (accounts.length === 0)
+      return finish(provider, request, reply, invalid("the consent's debtor account is not one of yours"));
     const initiation = consent.data.Initiation as InitiationView;
     const reference =
       initiation.RemittanceInformation?.Unstructured?.[0] ?? initiation.EndToEndIdentification;
@@ -149,7 +151,9 @@ ${accounts.map(
         });
       }
       const customer = details.session?.accountId ?? '';
-      const account = (await accountsOf(pool, customer)).find((item) => item.id === request.body?.account);
+      const account = payableFrom(consent, await accountsOf(pool, customer)).find(
+        (item) => item.id === request.body?.account,
+      );
       if (request.body?.action !== 'approve' || !account)
         return reply.redirect(`/interaction/${details.uid}`, 303);
 
@@ -172,9 +176,19 @@ ${accounts.map(
 
 interface InitiationView {
   EndToEndIdentification: string;
+  DebtorAccount?: { SchemeName: string; Identification: string };
   InstructedAmount: { Amount: string; Currency: string };
   CreditorAccount: { Name: string; Identification: string };
   RemittanceInformation?: { Unstructured?: string[] };
+}
+
+/** A consent that names its debtor account is paid from that account only: the customer cannot switch. */
+function payableFrom(consent: Consent, accounts: Account[]): Account[] {
+  const debtor = (consent.data.Initiation as InitiationView).DebtorAccount;
+  if (!debtor) return accounts;
+  return accounts.filter(
+    (account) => account.schemeName === debtor.SchemeName && account.identification === debtor.Identification,
+  );
 }
 
 const payeeName = (consent: Consent) => (consent.data.Initiation as InitiationView).CreditorAccount.Name;
