@@ -4,6 +4,7 @@ import { SignOutPage } from './account/SignOutPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
 import { ApiKeysPage } from './api-keys/ApiKeysPage.tsx';
 import { OverviewPage } from './overview/OverviewPage.tsx';
+import { NewPaymentPage } from './payments/NewPaymentPage.tsx';
 import { PaymentPage } from './payments/PaymentPage.tsx';
 import { PaymentsPage } from './payments/PaymentsPage.tsx';
 import { QuickStartPage } from './quick-start/QuickStartPage.tsx';
@@ -23,6 +24,7 @@ const DashboardRoutes = () => (
         <Route index element={<OverviewPage />} />
         <Route path="api-keys" element={<ApiKeysPage />} />
         <Route path="payments" element={<PaymentsPage />} />
+        <Route path="payments/new" element={<NewPaymentPage />} />
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="quick-start" element={<QuickStartPage />} />
         <Route path="settings" element={<SettingsPage />} />
