@@ -160,7 +160,7 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
               checked={payee === 'uk'}
               onChange={() => setPayee('uk')}
             />
-            <span>Sort code and account number</span>
+            <span>UK account</span>
           </label>
           <label className="choice">
             <input
@@ -169,7 +169,7 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
               checked={payee === 'iban'}
               onChange={() => setPayee('iban')}
             />
-            <span>IBAN</span>
+            <span>International (IBAN)</span>
           </label>
         </div>
         {payee === 'uk' ? (

@@ -80,8 +80,8 @@ export const PaymentLinkCard = ({ created, onAnother }: PaymentLinkCardProps) =>
                     : ''}
               </p>
               <p className="muted">
-                The link works until <RelativeTime iso={created.expiresAt} /> at the latest; the payment
-                expires then if it is not approved.
+                Links are short-lived (an hour for our page, 30 minutes for a bank’s); the payment expires{' '}
+                <RelativeTime iso={created.expiresAt} /> if it is not approved.
               </p>
             </div>
             {qr ? (
@@ -98,7 +98,7 @@ export const PaymentLinkCard = ({ created, onAnother }: PaymentLinkCardProps) =>
       ) : (
         <p>The bank gave no link for this payment: open it to see where it stands.</p>
       )}
-      <div className="actions">
+      <div className="actions payment-link__next">
         <Link to={`/dashboard/payments/${encodeURIComponent(created.paymentId)}`}>View the payment</Link>
         <button type="button" className="button" onClick={onAnother}>
           New payment
