@@ -1,7 +1,10 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { SignInPage } from './account/SignInPage.tsx';
 import { SignOutPage } from './account/SignOutPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
+import { createDashboardQueryClient } from './api/dashboard-queries.ts';
 import { ApiKeysPage } from './api-keys/ApiKeysPage.tsx';
 import { OverviewPage } from './overview/OverviewPage.tsx';
 import { NewPaymentPage } from './payments/NewPaymentPage.tsx';
@@ -39,12 +42,17 @@ const DashboardRoutes = () => (
  * this reaches the customer pages' JavaScript. It is the only part of the SPA that navigates
  * client-side, so the router lives here and nowhere else.
  */
-const DashboardApp = () => (
-  <BrowserRouter>
-    <Routes>
-      <Route path="/dashboard/*" element={<DashboardRoutes />} />
-    </Routes>
-  </BrowserRouter>
-);
+const DashboardApp = () => {
+  const [queryClient] = useState(createDashboardQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <Routes>
+          <Route path="/dashboard/*" element={<DashboardRoutes />} />
+        </Routes>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+};
 
 export default DashboardApp;

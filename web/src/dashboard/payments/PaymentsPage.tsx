@@ -5,14 +5,15 @@ import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
 import { pageLocale } from '../../format/locale.ts';
 import { formatAmount } from '../../format/money.ts';
-import { dashboardApi, type PaymentList } from '../api/dashboard-api.ts';
+import type { PaymentList } from '../api/dashboard-api.ts';
+import { dashboardQueries } from '../api/dashboard-queries.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { RelativeTime } from '../components/RelativeTime.tsx';
 import { ScrollTable } from '../components/ScrollTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
-import { useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { useDashboardQuery } from '../session/use-dashboard-query.ts';
 import { isFiltered, type ListQuery, readListQuery } from './list-query.ts';
 
 const RESET_NOTICE = (unusable: string[]) =>
@@ -24,11 +25,7 @@ export const PaymentsPage = () => {
   const { organization } = useSession();
   const { query, unusable } = readListQuery(params, organization.approvedProviders);
   const [notice, setNotice] = useState('');
-  const { result, reload } = useDashboardLoad(
-    (signal) => dashboardApi.payments(query, signal),
-    JSON.stringify(query),
-    { keepPrevious: true },
-  );
+  const { result, reload } = useDashboardQuery(dashboardQueries.payments(query), { keepPrevious: true });
 
   // A filter the list cannot use resets the address to the defaults, and says so once.
   const unusableText = unusable.join('\n');
