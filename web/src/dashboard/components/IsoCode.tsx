@@ -14,7 +14,7 @@ export const IsoCode = ({ code, meaning }: IsoCodeProps) => {
   const id = useId();
   return (
     <span className="term">
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can read the meaning too */}
+      {/* Focusable so keyboard users can read the meaning too. */}
       <abbr className="term__code" tabIndex={0} aria-describedby={id}>
         {code}
       </abbr>
