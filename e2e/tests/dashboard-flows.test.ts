@@ -75,7 +75,7 @@ describe.each([
     await openSection(page, 'Payments');
     const row = page.getByRole('row', { name: /£42\.00/ });
     await row.waitFor();
-    expect(await row.textContent()).toContain('AUTHORIZING');
+    expect(await row.textContent()).toContain('Awaiting customer');
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
     await shot('payments');
@@ -85,12 +85,20 @@ describe.each([
     await shot('payment-waiting');
 
     // Approve from its page (instant scenario): COMPLETED, with the whole timeline.
+    // It asks first, in a modal dialog that names the payment and its amount.
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('status').filter({ hasText: 'Status COMPLETED' }).waitFor({ timeout: 20_000 });
+    const dialog = page.getByRole('dialog', { name: 'Approve the payment of £42.00 to Dashboard Shop Ltd?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(paymentId);
+    await expectAccessible(page);
+    await shot('payment-confirm-approve');
+    await dialog.getByRole('button', { name: 'Approve payment' }).click();
+    await page.getByRole('status').filter({ hasText: 'Status: Completed' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('status').filter({ hasText: 'Approved £42.00 to Dashboard Shop Ltd' }).waitFor();
     const timeline = page.getByRole('list', { name: 'Status history' });
     const steps = await timeline.getByRole('listitem').allTextContents();
-    expect(steps[0]).toContain('PENDING');
-    expect(steps.at(-1)).toContain('COMPLETED');
+    expect(steps[0]).toContain('Pending');
+    expect(steps.at(-1)).toContain('Completed');
     expect(steps.at(-1)).toContain('ACSC');
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
@@ -99,7 +107,7 @@ describe.each([
     // The overview counts it and draws it.
     await openSection(page, 'Overview');
     await page.getByRole('figure', { name: /Payment volume/ }).waitFor();
-    expect(await page.getByRole('link', { name: '1 COMPLETED' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: '1 Completed' }).count()).toBe(1);
     await page.locator('.chart__plot canvas').first().waitFor();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);

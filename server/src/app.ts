@@ -8,6 +8,7 @@ import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { type AppServices, createContextFactory } from './context.ts';
 import { envelopeClientError } from './http/client-error.ts';
+import { DOCS_CONFIGURATION } from './http/docs-page.ts';
 import {
   envelopeErrors,
   envelopeFrameworkError,
@@ -16,6 +17,7 @@ import {
 } from './http/fastify-failure.ts';
 import { healthRoutes } from './http/health.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
+import { withExamples } from './http/openapi-examples.ts';
 import { echoRequestId, requestIdOf } from './http/request-id.ts';
 import { restApi } from './http/rest-api.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -114,13 +116,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(restApi, { prefix: '/api', router: appRouter, createContext, responseMeta });
 
   // Raw JSON (not enveloped): validators and the reference page read it as a document.
-  const openApiDocument = buildOpenApiDocument(appRouter, options.config.publicBaseUrl);
+  const openApiDocument = withExamples(buildOpenApiDocument(appRouter, options.config.publicBaseUrl));
   app.get('/api/openapi.json', async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(openApiDocument),
   );
   await app.register(fastifyApiReference, {
     routePrefix: '/docs',
-    configuration: { url: '/api/openapi.json', title: 'Payment Initiation Service API' },
+    configuration: DOCS_CONFIGURATION,
     logLevel: 'warn',
   });
 

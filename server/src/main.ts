@@ -1,4 +1,5 @@
 import { createDemoOrganizationIfEmpty, demoBanner } from './cli/demo-organization.ts';
+import { startBanner } from './cli/start-banner.ts';
 import { runProcess, startServiceParts } from './lifecycle/process.ts';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the job worker) in one process. */
@@ -14,19 +15,23 @@ await runProcess('server', async ({ config, logger, shutdown }) => {
     : undefined;
   await app.listen({ port: config.port, host: config.host });
 
-  // Since the process started, module loading included.
-  const seconds = process.uptime().toFixed(1);
   const url = config.publicBaseUrl;
   const lines = [
     '',
-    `Payment Initiation Service ready in ${seconds} s (listening on ${config.host}:${config.port})`,
-    `  ${url}           web`,
-    `  ${url}/docs      API reference`,
-    `  ${url}/api       REST API (OpenAPI: ${url}/api/openapi.json)`,
-    database.cluster
-      ? `  database: embedded Postgres in ${config.embeddedPgDir}`
-      : '  database: DATABASE_URL',
+    database.cluster ? `database: embedded Postgres in ${config.embeddedPgDir}` : 'database: DATABASE_URL',
   ];
   if (demo) lines.push('', ...demoBanner(demo, url));
+  lines.push(
+    '',
+    startBanner({
+      publicBaseUrl: url,
+      // Since the process started, module loading included.
+      seconds: process.uptime().toFixed(1),
+      listening: `${config.host}:${config.port}`,
+      mailInbox: null,
+      demo,
+      embedded: Boolean(database.cluster),
+    }),
+  );
   process.stdout.write(`${lines.join('\n')}\n\n`);
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { IdempotencyKeyValue } from './create-rules.ts';
 import { awaitsDecision } from './lifecycle.ts';
 import { MAX_WAIT_SECONDS } from './live-reads.ts';
 import { ApprovalTiming, RejectReason } from './mock-bank.ts';
-import { Payment, PaymentIdInput } from './payments.ts';
+import { CreatePaymentInput, Payment, PaymentIdInput } from './payments.ts';
 import { MOCK_PROVIDER } from './primitives.ts';
 import { isTerminal, PaymentStatus } from './state-machine.ts';
 
@@ -165,6 +166,16 @@ export type DashboardPayment = z.infer<typeof DashboardPayment>;
 
 export const DashboardApproveInput = PaymentIdInput.extend({ scenario: ApprovalTiming.default({}) });
 export const DashboardRejectInput = PaymentIdInput.extend({ reason: RejectReason });
+
+/**
+ * "New payment" on the dashboard: the API's own create body, checked by the same schema, and an
+ * idempotency key the page makes once per form, so a double submit or a retry after a lost
+ * answer creates one payment (issue 23 item 4).
+ */
+export const DashboardCreatePaymentInput = z.object({
+  payment: CreatePaymentInput,
+  idempotencyKey: IdempotencyKeyValue,
+});
 
 export const VolumeDay = z.object({
   /** UTC day, YYYY-MM-DD. */

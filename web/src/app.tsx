@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
+import { DashboardLoading } from './components/DashboardLoading.tsx';
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
-import { LoadingStatus } from './components/Skeleton.tsx';
 import { HostedPaymentPage } from './pages/hosted/HostedPaymentPage.tsx';
 import { MockBankPage } from './pages/mock-bank/MockBankPage.tsx';
 import { NotFoundPage } from './pages/status/NotFoundPage.tsx';
@@ -28,7 +28,7 @@ const Page = ({ pathname }: { pathname: string }) => {
   if (link?.[1] === 'mock-bank') return <MockBankPage token={link[2] as string} />;
   if (pathname === '/dashboard' || pathname.startsWith('/dashboard/')) {
     return (
-      <Suspense fallback={<LoadingStatus label="Loading dashboard…" />}>
+      <Suspense fallback={<DashboardLoading />}>
         <DashboardApp />
       </Suspense>
     );
@@ -36,8 +36,18 @@ const Page = ({ pathname }: { pathname: string }) => {
   return <NotFoundPage />;
 };
 
+/**
+ * The site's root is the merchant's console (customers only ever arrive on their own links):
+ * `/` becomes `/dashboard` in place, without a second page load, and the dashboard sends a
+ * signed-out visitor on to its sign-in.
+ */
+const currentPath = (): string => {
+  if (window.location.pathname === '/') window.history.replaceState(null, '', '/dashboard');
+  return window.location.pathname;
+};
+
 export const App = () => (
   <ErrorBoundary fallback={<RouteErrorPage />}>
-    <Page pathname={window.location.pathname} />
+    <Page pathname={currentPath()} />
   </ErrorBoundary>
 );

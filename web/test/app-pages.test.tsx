@@ -37,7 +37,13 @@ describe('page for an address', () => {
     expect(tokens).toEqual(['bank-token']);
   });
 
-  it.each(['/', '/pay', '/pay/', '/pay/a/b', '/mock-bank', '/payments/tok', '/dashboardx'])(
+  it('opens the dashboard at /, in place: the address becomes /dashboard', async () => {
+    renderAt('/');
+    expect(window.location.pathname).toBe('/dashboard');
+    expect(await screen.findByText('Payments dashboard')).toBeTruthy();
+  });
+
+  it.each(['/pay', '/pay/', '/pay/a/b', '/mock-bank', '/payments/tok', '/dashboardx'])(
     'shows "Page not found" at %s',
     (path) => {
       renderAt(path);

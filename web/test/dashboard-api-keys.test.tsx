@@ -120,7 +120,8 @@ describe('API keys page', () => {
     await user.click(screen.getByRole('checkbox', { name: /Read/ }));
     await user.click(screen.getByRole('checkbox', { name: /Write/ }));
     await user.click(screen.getByRole('button', { name: 'Create API key' }));
-    expect(await screen.findByText('Permissions must include read or write')).toBeTruthy();
+    expect(await screen.findByText('Check Permissions: see the message under each.')).toBeTruthy();
+    expect(screen.getAllByText('must include read or write')).toHaveLength(1);
     expect(screen.getByRole('group', { name: 'Permissions' }).getAttribute('aria-invalid')).toBe('true');
   });
 

@@ -18,7 +18,7 @@ describe('overview', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Shop' })).toBeTruthy();
     expect(screen.getByText('Active')).toBeTruthy();
     expect(screen.getByText('mock')).toBeTruthy();
-    const completed = screen.getByRole('link', { name: '3 COMPLETED' });
+    const completed = screen.getByRole('link', { name: '3 Completed' });
     expect(completed.getAttribute('href')).toBe('/dashboard/payments?status=COMPLETED');
     const figure = screen.getByRole('figure', { name: 'Payment volume per day, last 30 days (GBP)' });
     expect(within(figure).getByRole('cell', { name: '£37.50' })).toBeTruthy();

@@ -40,18 +40,16 @@ describe('payments list', () => {
     await waitFor(() => expect(queries.at(-1)).toEqual({ provider: 'mock', limit: 20, offset: 0 }));
   });
 
-  it('ignores a status in the address that is not one', async () => {
-    const queries: unknown[] = [];
+  it('filters that match nothing offer the way back to every payment', async () => {
     server.use(
       signedIn(),
-      trpcQuery('dashboard.payments.list', (input) => {
-        queries.push(input);
-        return paymentList([]);
-      }),
+      trpcQuery('dashboard.payments.list', () => paymentList([])),
     );
-    renderAt('/dashboard/payments?status=DROP%20TABLE&page=-3');
-    expect(await screen.findByText('No payments match.')).toBeTruthy();
-    expect(queries).toEqual([{ limit: 20, offset: 0 }]);
+    renderAt('/dashboard/payments?status=EXPIRED');
+    expect(await screen.findByText('No payments match these filters.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Show all payments' }).getAttribute('href')).toBe(
+      '/dashboard/payments',
+    );
   });
 
   it('links each payment to its page', async () => {
@@ -93,24 +91,32 @@ describe('payment page', () => {
     renderAt('/dashboard/payments/pay_1');
     const heading = await screen.findByRole('heading', { level: 1 });
     expect(heading.textContent).toContain('£12.50');
-    expect(heading.textContent).toContain('FAILED');
+    expect(heading.textContent).toContain('Failed');
     const details = document.querySelector('dl') as HTMLElement;
     for (const text of [
-      'Acme Ltd · 040004 12345678',
+      'Acme Ltd · 04-00-04 12345678',
+      'Failed (FAILED)',
       'Order 42',
       'E2E-42',
       'API_ONLY',
       'mock-gb-barclays',
-      'RJCT Rejected · reason AM04 InsufficientFunds',
       'AM04: Not enough money',
     ]) {
       expect(details.textContent).toContain(text);
     }
+    // ISO codes carry their meaning, on hover and for keyboard and screen reader users alike.
+    const meaningOf = (code: string) => {
+      const term = within(details).getByText(code);
+      expect(term.tabIndex).toBe(0);
+      return document.getElementById(term.getAttribute('aria-describedby') ?? '')?.textContent;
+    };
+    expect(meaningOf('RJCT')).toContain('Rejected: Payment initiation');
+    expect(meaningOf('AM04')).toBe('InsufficientFunds: Not enough money in the account');
     const timeline = screen.getByRole('list', { name: 'Status history' });
     const steps = within(timeline).getAllByRole('listitem');
     expect(steps.map((step) => step.textContent?.slice(0, 20))).toEqual([
-      expect.stringContaining('PENDING'),
-      expect.stringContaining('AUTHORIZING'),
+      expect.stringContaining('Pending'),
+      expect.stringContaining('Awaiting customer'),
     ]);
     expect(steps[1]?.getAttribute('aria-current')).toBe('step');
     expect(screen.queryByRole('button', { name: /Approve|Reject|Cancel/ })).toBeNull();
@@ -144,11 +150,22 @@ describe('payment page', () => {
     await user.clear(seconds);
     await user.type(seconds, '20');
     await user.click(screen.getByRole('button', { name: 'Approve' }));
+    // Nothing is sent before the merchant confirms, in a dialog that names the payment and its amount.
+    const dialog = await screen.findByRole('dialog', { name: 'Approve the payment of £12.50 to Acme Ltd?' });
+    expect(dialog.textContent).toContain('pay_1');
+    expect(dialog.textContent).toContain('completes 20 s after approval');
+    expect(sent).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Approve payment' }));
     await waitFor(() =>
       expect(sent).toEqual([{ paymentId: 'pay_1', scenario: { completeAfterSeconds: 20 } }]),
     );
-    expect(await screen.findByText('Status COMPLETED')).toBeTruthy();
+    expect(await screen.findByText('Status: Completed')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // What happened, said in a status message that has the focus.
+    const said = screen.getByText('Approved £12.50 to Acme Ltd as its customer. It is now Completed.');
+    expect(said.getAttribute('role')).toBe('status');
+    expect(document.activeElement).toBe(said);
   });
 
   it('rejects with a reason, and cancels', async () => {
@@ -169,7 +186,31 @@ describe('payment page', () => {
     renderAt('/dashboard/payments/pay_1');
     await user.selectOptions(await screen.findByLabelText('Reason for rejecting'), 'AM04');
     await user.click(screen.getByRole('button', { name: 'Reject' }));
-    await user.click(await screen.findByRole('button', { name: 'Cancel payment' }));
+    const rejecting = await screen.findByRole('dialog', {
+      name: 'Reject the payment of £12.50 to Acme Ltd?',
+    });
+    expect(rejecting.textContent).toContain('AM04, not enough money in the account');
+    await user.click(within(rejecting).getByRole('button', { name: 'Reject payment' }));
+    expect(
+      await screen.findByText(
+        'Rejected £12.50 to Acme Ltd as its customer (AM04, not enough money in the account). It is now Awaiting customer.',
+      ),
+    ).toBeTruthy();
+
+    // "Keep payment" (or Escape) changes nothing and gives the focus back to the button.
+    const cancelButton = screen.getByRole('button', { name: 'Cancel payment' });
+    await user.click(cancelButton);
+    const keeping = await screen.findByRole('dialog', { name: 'Cancel the payment of £12.50 to Acme Ltd?' });
+    expect(document.activeElement?.textContent).toBe('Keep payment');
+    await user.click(within(keeping).getByRole('button', { name: 'Keep payment' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(cancelButton);
+
+    await user.click(cancelButton);
+    const cancelling = await screen.findByRole('dialog', {
+      name: 'Cancel the payment of £12.50 to Acme Ltd?',
+    });
+    await user.click(within(cancelling).getByRole('button', { name: 'Cancel payment' }));
     await waitFor(() =>
       expect(sent).toEqual([
         ['reject', { paymentId: 'pay_1', reason: 'AM04' }],
@@ -191,7 +232,11 @@ describe('payment page', () => {
     );
     renderAt('/dashboard/payments/pay_1');
     await user.click(await screen.findByRole('button', { name: 'Cancel payment' }));
-    expect(await screen.findByText('Payment cannot be cancelled in status COMPLETED')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel payment' }));
+    // Once, in the dialog, next to the action that failed.
+    expect(await within(dialog).findByText('Payment cannot be cancelled in status COMPLETED')).toBeTruthy();
+    expect(screen.getAllByText('Payment cannot be cancelled in status COMPLETED')).toHaveLength(1);
   });
 
   it('says "not found" for a payment of another organization', async () => {
@@ -228,8 +273,8 @@ describe('payment page, live', () => {
       }),
     );
     renderAt('/dashboard/payments/pay_1');
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toContain('AUTHORIZED');
-    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('COMPLETED'));
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toContain('Authorised');
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Completed'));
     expect(inputs[0]).toEqual({ paymentId: 'pay_1' });
     expect(inputs[1]).toEqual({ paymentId: 'pay_1', ifNoneMatch: authorized.etag, waitSeconds: 25 });
     // Final: no more reads.

@@ -193,6 +193,7 @@ describe('hosted payment page', () => {
     renderAt('/pay/tok');
     expect(await screen.findByRole('heading', { name: 'This link has expired' })).toBeTruthy();
     expect(screen.getByText(/valid for 1 hour/)).toBeTruthy();
+    expect(screen.getByText(/The shop can send you a new link for this payment/)).toBeTruthy();
   });
 
   it("a suspended merchant's payment: a clear page, no bank picker, no retry", async () => {

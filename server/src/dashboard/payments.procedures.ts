@@ -1,5 +1,7 @@
 import {
+  CreatedPayment,
   DashboardApproveInput,
+  DashboardCreatePaymentInput,
   DashboardPayment,
   DashboardPaymentInput,
   DashboardRejectInput,
@@ -9,6 +11,7 @@ import {
   PaymentList,
 } from '@pis/shared';
 import { cancelPayment } from '../payments/cancel-payment.ts';
+import { createPayment } from '../payments/create-payment.ts';
 import { dashboardPayment } from '../payments/dashboard-payment.ts';
 import { listPayments } from '../payments/list-payments.ts';
 import { paymentsDeps, waitingRead } from '../payments/routers/payments-context.ts';
@@ -17,10 +20,18 @@ import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
 
 /**
- * The payments pages: the very functions behind GET /payments, GET /payments/{id}, cancel and
- * the sandbox's Mock bank approve/reject, with the session's organization as the caller.
+ * The payments pages: the very functions behind POST /payments, GET /payments,
+ * GET /payments/{id}, cancel and the sandbox's Mock bank approve/reject, with the session's
+ * organization as the caller.
  */
 export const paymentsRouter = router({
+  create: sessionMutation
+    .input(DashboardCreatePaymentInput)
+    .output(CreatedPayment)
+    .mutation(({ ctx, input }) =>
+      createPayment(paymentsDeps(ctx), ctx.caller, input.payment, input.idempotencyKey),
+    ),
+
   list: sessionQuery
     .input(ListPaymentsQuery)
     .output(PaymentList)

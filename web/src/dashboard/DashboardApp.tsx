@@ -1,9 +1,13 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { SignInPage } from './account/SignInPage.tsx';
 import { SignOutPage } from './account/SignOutPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
+import { createDashboardQueryClient } from './api/dashboard-queries.ts';
 import { ApiKeysPage } from './api-keys/ApiKeysPage.tsx';
 import { OverviewPage } from './overview/OverviewPage.tsx';
+import { NewPaymentPage } from './payments/NewPaymentPage.tsx';
 import { PaymentPage } from './payments/PaymentPage.tsx';
 import { PaymentsPage } from './payments/PaymentsPage.tsx';
 import { QuickStartPage } from './quick-start/QuickStartPage.tsx';
@@ -23,6 +27,7 @@ const DashboardRoutes = () => (
         <Route index element={<OverviewPage />} />
         <Route path="api-keys" element={<ApiKeysPage />} />
         <Route path="payments" element={<PaymentsPage />} />
+        <Route path="payments/new" element={<NewPaymentPage />} />
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="quick-start" element={<QuickStartPage />} />
         <Route path="settings" element={<SettingsPage />} />
@@ -37,12 +42,17 @@ const DashboardRoutes = () => (
  * this reaches the customer pages' JavaScript. It is the only part of the SPA that navigates
  * client-side, so the router lives here and nowhere else.
  */
-const DashboardApp = () => (
-  <BrowserRouter>
-    <Routes>
-      <Route path="/dashboard/*" element={<DashboardRoutes />} />
-    </Routes>
-  </BrowserRouter>
-);
+const DashboardApp = () => {
+  const [queryClient] = useState(createDashboardQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <Routes>
+          <Route path="/dashboard/*" element={<DashboardRoutes />} />
+        </Routes>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+};
 
 export default DashboardApp;

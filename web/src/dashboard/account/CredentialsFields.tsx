@@ -49,7 +49,7 @@ export const CredentialsFields = ({
       error={fieldError(error, 'password')}
       required
     />
-    <FormProblem error={error} />
+    <FormProblem error={error} fields={['email', 'password']} />
     <button type="submit" className="button button--primary button--block" disabled={pending}>
       {pending ? pendingLabel : submitLabel}
     </button>

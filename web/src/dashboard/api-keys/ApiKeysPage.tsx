@@ -2,20 +2,20 @@ import { useEffect, useRef, useState } from 'react';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
 import { type ApiKeyEntry, type CreatedApiKey, dashboardApi } from '../api/dashboard-api.ts';
+import { dashboardQueries } from '../api/dashboard-queries.ts';
 import { FormProblem } from '../components/FormProblem.tsx';
 import { formatDateTime } from '../components/format-date.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { ScrollTable } from '../components/ScrollTable.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
-import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { useDashboardAction } from '../session/use-dashboard-call.ts';
+import { useDashboardQuery } from '../session/use-dashboard-query.ts';
 import { CreateKeyForm } from './CreateKeyForm.tsx';
 import { NewKeyNotice } from './NewKeyNotice.tsx';
 
 /** `/dashboard/api-keys`: create keys (each shown once), see how they are used, revoke them. */
 export const ApiKeysPage = () => {
-  const { result, reload } = useDashboardLoad((signal) => dashboardApi.apiKeys(signal), 'api-keys', {
-    keepPrevious: true,
-  });
+  const { result, reload } = useDashboardQuery(dashboardQueries.apiKeys());
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
 
   const onCreated = (key: CreatedApiKey) => {

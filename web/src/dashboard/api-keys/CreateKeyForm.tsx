@@ -77,7 +77,7 @@ export const CreateKeyForm = ({ onCreated }: { onCreated: (created: CreatedApiKe
         onChange={(event) => setExpiresAt(event.target.value)}
         error={fieldError(error, 'expiresAt')}
       />
-      <FormProblem error={error} />
+      <FormProblem error={error} fields={['name', 'permissions', 'expiresAt']} />
       <button type="submit" className="button button--primary" disabled={pending}>
         {pending ? 'Creating…' : 'Create API key'}
       </button>

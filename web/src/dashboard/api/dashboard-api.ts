@@ -19,6 +19,8 @@ export type CreatedApiKey = Outputs['apiKeys']['create'];
 export type PaymentListQuery = Inputs['payments']['list'];
 export type PaymentList = Outputs['payments']['list'];
 export type PaymentView = Outputs['payments']['get'];
+export type NewPaymentInput = Inputs['payments']['create'];
+export type CreatedPayment = Outputs['payments']['create'];
 export type QuickStart = Outputs['quickStart'];
 
 /** Every call the dashboard makes: session-authenticated procedures, never an API key. */
@@ -41,6 +43,8 @@ export const dashboardApi = {
   /** With `wait` (the last answer's etag): held by the server until the payment changes, or `waitSeconds`. */
   payment: (paymentId: string, signal?: AbortSignal, wait?: { ifNoneMatch: string; waitSeconds: number }) =>
     dashboardTrpc.dashboard.payments.get.query({ paymentId, ...wait }, { signal }),
+  /** The REST create (same schema, same domain function); `idempotencyKey` is made once per form. */
+  createPayment: (input: NewPaymentInput) => dashboardTrpc.dashboard.payments.create.mutate(input),
   cancel: (paymentId: string) => dashboardTrpc.dashboard.payments.cancel.mutate({ paymentId }),
   approve: (paymentId: string, scenario: Inputs['payments']['approve']['scenario']) =>
     dashboardTrpc.dashboard.payments.approve.mutate({ paymentId, scenario }),

@@ -1,17 +1,27 @@
 import type { DashboardError } from '../api/dashboard-error.ts';
 
-/**
- * The failure of a form or action, announced when it appears (role="alert"). Field problems
- * are listed again here so a screen reader hears them all at once.
- */
-export const FormProblem = ({ error }: { error: DashboardError | null }) => {
+interface FormProblemProps {
+  error: DashboardError | null;
+  /**
+   * The fields this form shows their own message under. Their messages are not repeated here
+   * (a failure shows once, next to what caused it); the summary only names them, so a screen
+   * reader hears at once what to fix. A problem with any other field is written out in full.
+   */
+  fields?: readonly string[];
+}
+
+/** The failure of a form or action, announced when it appears (role="alert"). */
+export const FormProblem = ({ error, fields = [] }: FormProblemProps) => {
   if (!error) return <div role="alert" className="form-problem--empty" />;
+  const beside = error.details.filter((detail) => fields.includes(detail.field));
+  const elsewhere = error.details.filter((detail) => !fields.includes(detail.field));
+  const named = [...new Set(beside.map((detail) => fieldLabel(detail.field)))];
   return (
     <div role="alert" className="inline-problem form-problem">
-      <p>{error.message}</p>
-      {error.details.length > 0 ? (
+      <p>{named.length > 0 ? `Check ${named.join(', ')}: see the message under each.` : error.message}</p>
+      {elsewhere.length > 0 ? (
         <ul>
-          {error.details.map((detail) => (
+          {elsewhere.map((detail) => (
             <li key={`${detail.field}:${detail.message}`}>
               {fieldLabel(detail.field)} {detail.message}
             </li>
@@ -29,6 +39,15 @@ const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   permissions: 'Permissions',
   expiresAt: 'Expiry',
+  'payment.amount.value': 'Amount',
+  'payment.amount.currency': 'Currency',
+  'payment.amount': 'Amount',
+  'payment.toAccount.accountName': 'Payee name',
+  'payment.toAccount.sortCode': 'Sort code',
+  'payment.toAccount.accountNumber': 'Account number',
+  'payment.toAccount.iban': 'IBAN',
+  'payment.reference': 'Reference',
+  'payment.mockBank.completeAfterSeconds': 'Seconds',
 };
 
 /**

@@ -2,11 +2,12 @@ import { PAYMENT_STATUSES } from '@pis/shared/payment-statuses';
 import { Link } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
-import { dashboardApi } from '../api/dashboard-api.ts';
+import type { Overview as OverviewData } from '../api/dashboard-api.ts';
+import { dashboardQueries } from '../api/dashboard-queries.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
-import { useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { useDashboardQuery } from '../session/use-dashboard-query.ts';
 import { VolumeChart } from './VolumeChart.tsx';
 
 const WINDOW_DAYS = 30;
@@ -19,7 +20,7 @@ export const lastDays = (now = new Date(), count = WINDOW_DAYS): string[] =>
 
 /** `/dashboard`: where the organization stands, at a glance. */
 export const OverviewPage = () => {
-  const { result, reload } = useDashboardLoad((signal) => dashboardApi.overview(signal), 'overview');
+  const { result, reload } = useDashboardQuery(dashboardQueries.overview());
 
   return (
     <DashboardShell title="Overview">
@@ -29,8 +30,6 @@ export const OverviewPage = () => {
     </DashboardShell>
   );
 };
-
-type OverviewData = Awaited<ReturnType<typeof dashboardApi.overview>>;
 
 const Overview = ({ overview }: { overview: OverviewData }) => {
   const { organization, countsByStatus, volume } = overview;

@@ -1,46 +1,94 @@
 import { type FormEvent, useState } from 'react';
 import type { RejectReason } from '../../api/page-types.ts';
+import { REJECT_REASONS, SCENARIO_PRESETS } from '../../format/labels.ts';
+import { formatAmount } from '../../format/money.ts';
 import { RejectReasonField } from '../../pages/mock-bank/RejectReasonField.tsx';
 import { type ScenarioChoice, ScenarioPanel, toScenario } from '../../pages/mock-bank/ScenarioPanel.tsx';
 import { dashboardApi, type PaymentView } from '../api/dashboard-api.ts';
-import { FormProblem } from '../components/FormProblem.tsx';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { statusLabel } from '../components/StatusBadge.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
 
-/** Which actions apply: decided by the server from the lifecycle's own rules (`payments.get`). */
-type AllowedActions = PaymentView['actions'];
+type Payment = PaymentView['payment'];
+type Scenario = NonNullable<ReturnType<typeof toScenario>>;
 
 interface PaymentActionsProps {
-  paymentId: string;
-  allowed: AllowedActions;
-  /** After any action: read the payment again (the server's answer is the truth). */
-  onChanged: () => void;
+  payment: Payment;
+  /** Which actions apply: decided by the server from the lifecycle's own rules (`payments.get`). */
+  allowed: PaymentView['actions'];
+  /** After any action: what happened, in words, and read the payment again (the server's answer is the truth). */
+  onDone: (message: string) => void;
 }
+
+type Asking = { action: 'cancel' } | { action: 'approve'; scenario: Scenario } | { action: 'reject' };
+
+const scenarioText = (scenario: Scenario): string =>
+  'preset' in scenario
+    ? `${SCENARIO_PRESETS.find((entry) => entry.preset === scenario.preset)?.label ?? scenario.preset} scenario`
+    : `completes ${scenario.completeAfterSeconds} s after approval`;
+
+const reasonText = (reason: RejectReason): string => {
+  const entry = REJECT_REASONS.find((candidate) => candidate.code === reason);
+  return entry ? `${entry.code}, ${entry.hint.toLowerCase()}` : reason;
+};
 
 /**
  * Cancel, and for a Mock bank payment waiting for its customer, Approve (with a scenario) and
- * Reject (with a reason): the same domain calls as the API and its sandbox helpers.
+ * Reject (with a reason): the same domain calls as the API and its sandbox helpers. Each asks
+ * first in a dialog that names the payment and its amount; afterwards the page says what
+ * happened (`onDone`).
  */
-export const PaymentActions = ({ paymentId, allowed, onChanged }: PaymentActionsProps) => {
+export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps) => {
   const [choice, setChoice] = useState<ScenarioChoice>({ kind: 'preset', preset: 'instant' });
   const [reason, setReason] = useState<RejectReason>('CUST');
   const [invalid, setInvalid] = useState(false);
+  const [asking, setAsking] = useState<Asking | null>(null);
   const cancel = useDashboardAction(dashboardApi.cancel);
   const approve = useDashboardAction(dashboardApi.approve);
   const reject = useDashboardAction(dashboardApi.reject);
   const busy = cancel.pending || approve.pending || reject.pending;
-  const error = cancel.error ?? approve.error ?? reject.error;
 
   if (!allowed.cancel && !allowed.approve && !allowed.reject) return null;
 
-  const done = (result: { ok: boolean }) => {
-    if (result.ok) onChanged();
-  };
+  const amount = formatAmount(payment.amount.value, payment.amount.currency);
+  const payee = payment.toAccount.accountName;
+  const named = `${amount} to ${payee}`;
 
-  const onApprove = async (event: FormEvent) => {
+  const onApprove = (event: FormEvent) => {
     event.preventDefault();
     const scenario = toScenario(choice);
     setInvalid(scenario === null);
-    if (scenario) done(await approve.run(paymentId, scenario));
+    if (scenario) setAsking({ action: 'approve', scenario });
+  };
+
+  const close = () => {
+    cancel.clearError();
+    approve.clearError();
+    reject.clearError();
+    setAsking(null);
+  };
+
+  const finish = (message: string) => {
+    setAsking(null);
+    onDone(message);
+  };
+
+  const confirm = async () => {
+    if (!asking) return;
+    const id = payment.paymentId;
+    if (asking.action === 'cancel') {
+      const done = await cancel.run(id);
+      if (done.ok) finish(`Cancelled ${named}. It is now ${statusLabel(done.value.status)}.`);
+    } else if (asking.action === 'approve') {
+      const done = await approve.run(id, asking.scenario);
+      if (done.ok) finish(`Approved ${named} as its customer. It is now ${statusLabel(done.value.status)}.`);
+    } else {
+      const done = await reject.run(id, reason);
+      if (done.ok)
+        finish(
+          `Rejected ${named} as its customer (${reasonText(reason)}). It is now ${statusLabel(done.value.status)}.`,
+        );
+    }
   };
 
   return (
@@ -48,13 +96,12 @@ export const PaymentActions = ({ paymentId, allowed, onChanged }: PaymentActions
       <h2 id="actions-heading" className="subheading">
         Actions
       </h2>
-      <FormProblem error={error} />
       {allowed.approve ? (
         <form onSubmit={onApprove} className="action-box" noValidate>
           <p className="muted">This Mock bank payment waits for its customer. Decide for them:</p>
           <ScenarioPanel choice={choice} onChange={setChoice} invalid={invalid} disabled={busy} />
           <button type="submit" className="button button--primary" disabled={busy}>
-            {approve.pending ? 'Approving…' : 'Approve'}
+            Approve
           </button>
         </form>
       ) : null}
@@ -65,9 +112,9 @@ export const PaymentActions = ({ paymentId, allowed, onChanged }: PaymentActions
             type="button"
             className="button button--danger"
             disabled={busy}
-            onClick={async () => done(await reject.run(paymentId, reason))}
+            onClick={() => setAsking({ action: 'reject' })}
           >
-            {reject.pending ? 'Rejecting…' : 'Reject'}
+            Reject
           </button>
         </div>
       ) : null}
@@ -77,11 +124,65 @@ export const PaymentActions = ({ paymentId, allowed, onChanged }: PaymentActions
             type="button"
             className="button button--danger"
             disabled={busy}
-            onClick={async () => done(await cancel.run(paymentId))}
+            onClick={() => setAsking({ action: 'cancel' })}
           >
-            {cancel.pending ? 'Cancelling…' : 'Cancel payment'}
+            Cancel payment
           </button>
         </div>
+      ) : null}
+      {asking?.action === 'cancel' ? (
+        <ConfirmDialog
+          title={`Cancel the payment of ${named}?`}
+          confirmLabel="Cancel payment"
+          pendingLabel="Cancelling…"
+          keepLabel="Keep payment"
+          tone="danger"
+          pending={cancel.pending}
+          error={cancel.error}
+          onConfirm={confirm}
+          onKeep={close}
+        >
+          <p>
+            Payment <code>{payment.paymentId}</code>, reference “{payment.reference.reference}”. The customer
+            can no longer approve it. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      {asking?.action === 'approve' ? (
+        <ConfirmDialog
+          title={`Approve the payment of ${named}?`}
+          confirmLabel="Approve payment"
+          pendingLabel="Approving…"
+          keepLabel="Not now"
+          tone="primary"
+          pending={approve.pending}
+          error={approve.error}
+          onConfirm={confirm}
+          onKeep={close}
+        >
+          <p>
+            Payment <code>{payment.paymentId}</code>, as its customer would at the Mock bank (
+            {scenarioText(asking.scenario)}). No real money moves.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      {asking?.action === 'reject' ? (
+        <ConfirmDialog
+          title={`Reject the payment of ${named}?`}
+          confirmLabel="Reject payment"
+          pendingLabel="Rejecting…"
+          keepLabel="Keep payment"
+          tone="danger"
+          pending={reject.pending}
+          error={reject.error}
+          onConfirm={confirm}
+          onKeep={close}
+        >
+          <p>
+            Payment <code>{payment.paymentId}</code>, as its customer would at the Mock bank, with reason{' '}
+            {reasonText(reason)}. It ends as failed; this cannot be undone.
+          </p>
+        </ConfirmDialog>
       ) : null}
     </section>
   );

@@ -1,13 +1,17 @@
 import { type Account, isTerminal } from '@pis/shared';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
+import { formatIban, formatSortCode } from '../../format/account.ts';
 import { formatAmount } from '../../format/money.ts';
 import { dashboardApi, type PaymentView } from '../api/dashboard-api.ts';
 import { formatDateTime } from '../components/format-date.ts';
+import { IsoCode } from '../components/IsoCode.tsx';
+import { isoMeaning, reasonMeaning } from '../components/iso-meaning.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
-import { StatusBadge } from '../components/StatusBadge.tsx';
+import { RelativeTime } from '../components/RelativeTime.tsx';
+import { StatusBadge, statusLabel } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { PaymentActions } from './PaymentActions.tsx';
@@ -49,6 +53,19 @@ export const PaymentPage = () => {
       keepPrevious: true,
     },
   );
+  // What the last action did, said once and kept while the page reads the payment again.
+  const [said, setSaid] = useState<{ paymentId: string; text: string } | null>(null);
+  const saidRef = useRef<HTMLParagraphElement>(null);
+  const onDone = (text: string) => {
+    setSaid({ paymentId, text });
+    reload();
+  };
+  // The button that was pressed may be gone (the actions change with the status): the focus
+  // goes to what happened rather than to the top of the page.
+  useEffect(() => {
+    if (said) saidRef.current?.focus();
+  }, [said]);
+
   // Not while a read is under way (`stale`): the next one starts when it answers.
   const live = result.state === 'ready' && !result.stale && !isTerminal(result.data.payment.status);
 
@@ -67,6 +84,9 @@ export const PaymentPage = () => {
       <p className="back">
         <Link to="/dashboard/payments">← All payments</Link>
       </p>
+      <p role="status" className="action-status" tabIndex={-1} ref={saidRef}>
+        {said?.paymentId === paymentId ? said.text : ''}
+      </p>
       {result.state === 'loading' ? <LoadingStatus label="Loading payment…" /> : null}
       {result.state === 'failed' ? (
         <>
@@ -74,7 +94,7 @@ export const PaymentPage = () => {
           <LoadProblem error={result.error} onRetry={reload} />
         </>
       ) : null}
-      {result.state === 'ready' ? <PaymentDetails view={result.data} onChanged={reload} /> : null}
+      {result.state === 'ready' ? <PaymentDetails view={result.data} onDone={onDone} /> : null}
     </DashboardShell>
   );
 };
@@ -82,8 +102,10 @@ export const PaymentPage = () => {
 const accountText = (account: Account): string =>
   [
     account.accountName,
-    account.iban,
-    account.sortCode && account.accountNumber ? `${account.sortCode} ${account.accountNumber}` : undefined,
+    account.iban ? formatIban(account.iban) : undefined,
+    account.sortCode && account.accountNumber
+      ? `${formatSortCode(account.sortCode)} ${account.accountNumber}`
+      : undefined,
     account.bic,
     account.bankName,
   ]
@@ -97,7 +119,7 @@ const Row = ({ label, children }: { label: string; children: ReactNode }) => (
   </div>
 );
 
-const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () => void }) => {
+const PaymentDetails = ({ view, onDone }: { view: PaymentView; onDone: (message: string) => void }) => {
   const { payment, customerLink } = view;
   const linkValid = customerLink !== null && Date.parse(customerLink.expiresAt) > Date.now();
   return (
@@ -106,17 +128,26 @@ const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () 
         {formatAmount(payment.amount.value, payment.amount.currency)} <StatusBadge status={payment.status} />
       </Heading>
       <p role="status" className="visually-hidden">
-        Status {payment.status}
+        Status: {statusLabel(payment.status)}
       </p>
       <dl className="details">
         <Row label="Payment id">
           <code>{payment.paymentId}</code>
         </Row>
         <Row label="Status">
-          {payment.status} · ISO {payment.isoStatus.code} {payment.isoStatus.name}
-          {payment.isoStatus.reason
-            ? ` · reason ${payment.isoStatus.reason.code} ${payment.isoStatus.reason.name}`
-            : ''}
+          {statusLabel(payment.status)} (<code>{payment.status}</code>) · ISO{' '}
+          <IsoCode code={payment.isoStatus.code} meaning={isoMeaning(payment.isoStatus)} />{' '}
+          {payment.isoStatus.name}
+          {payment.isoStatus.reason ? (
+            <>
+              {' · reason '}
+              <IsoCode
+                code={payment.isoStatus.reason.code}
+                meaning={reasonMeaning(payment.isoStatus.reason)}
+              />{' '}
+              {payment.isoStatus.reason.name}
+            </>
+          ) : null}
           <span className="details__hint">{payment.isoStatus.description}</span>
         </Row>
         {payment.error ? (
@@ -134,9 +165,19 @@ const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () 
         <Row label="Flow">{payment.flowType}</Row>
         <Row label="Provider">{payment.provider}</Row>
         <Row label="Bank">{payment.bankId ?? (payment.flowType === 'API_ONLY' ? '—' : 'Not chosen yet')}</Row>
-        <Row label="Created">{formatDateTime(payment.createdAt)}</Row>
-        {payment.completedAt ? <Row label="Completed">{formatDateTime(payment.completedAt)}</Row> : null}
-        {payment.expiresAt ? <Row label="Expires">{formatDateTime(payment.expiresAt)}</Row> : null}
+        <Row label="Created">
+          <RelativeTime iso={payment.createdAt} />
+        </Row>
+        {payment.completedAt ? (
+          <Row label="Completed">
+            <RelativeTime iso={payment.completedAt} />
+          </Row>
+        ) : null}
+        {payment.expiresAt ? (
+          <Row label="Expires">
+            <RelativeTime iso={payment.expiresAt} />
+          </Row>
+        ) : null}
         {payment.redirectUrl ? (
           <Row label="Return URL">
             <span className="details__url">{payment.redirectUrl}</span>
@@ -152,12 +193,7 @@ const PaymentDetails = ({ view, onChanged }: { view: PaymentView; onChanged: () 
         ) : null}
       </dl>
 
-      <PaymentActions
-        key={payment.status}
-        paymentId={payment.paymentId}
-        allowed={view.actions}
-        onChanged={onChanged}
-      />
+      <PaymentActions key={payment.status} payment={payment} allowed={view.actions} onDone={onDone} />
 
       <section aria-labelledby="history-heading" className="section">
         <h2 id="history-heading" className="subheading">

@@ -1,5 +1,7 @@
 import type { Payment } from '@pis/shared';
-import { formatPreciseTime } from '../components/format-date.ts';
+import { formatPreciseTime, formatRelative } from '../components/format-date.ts';
+import { IsoCode } from '../components/IsoCode.tsx';
+import { isoMeaning, reasonMeaning } from '../components/iso-meaning.ts';
 import { StatusBadge, statusTone } from '../components/StatusBadge.tsx';
 
 type HistoryEntry = NonNullable<Payment['statusHistory']>[number];
@@ -22,14 +24,24 @@ export const PaymentTimeline = ({ history }: { history: HistoryEntry[] }) => {
               <p className="timeline__title">
                 <StatusBadge status={entry.status} />{' '}
                 <span className="timeline__iso">
-                  {entry.isoStatus.code} · {entry.isoStatus.name}
-                  {entry.isoStatus.reason
-                    ? ` · ${entry.isoStatus.reason.code} ${entry.isoStatus.reason.name}`
-                    : ''}
+                  <IsoCode code={entry.isoStatus.code} meaning={isoMeaning(entry.isoStatus)} /> ·{' '}
+                  {entry.isoStatus.name}
+                  {entry.isoStatus.reason ? (
+                    <>
+                      {' · '}
+                      <IsoCode
+                        code={entry.isoStatus.reason.code}
+                        meaning={reasonMeaning(entry.isoStatus.reason)}
+                      />{' '}
+                      {entry.isoStatus.reason.name}
+                    </>
+                  ) : null}
                 </span>
               </p>
               <p className="timeline__meta">
-                <time dateTime={entry.timestamp}>{formatPreciseTime(entry.timestamp)}</time>
+                <time dateTime={entry.timestamp} title={formatRelative(entry.timestamp)}>
+                  {formatPreciseTime(entry.timestamp)}
+                </time>
                 {entry.provider ? ` · ${entry.provider}` : ''}
               </p>
               {entry.details ? <p className="timeline__details">{entry.details}</p> : null}

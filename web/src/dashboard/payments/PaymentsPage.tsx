@@ -1,42 +1,51 @@
-import { isPaymentStatus, PAYMENT_STATUSES } from '@pis/shared/payment-statuses';
-import { useId } from 'react';
+import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES } from '@pis/shared/payment-statuses';
+import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
+import { pageLocale } from '../../format/locale.ts';
 import { formatAmount } from '../../format/money.ts';
-import { dashboardApi, type PaymentList } from '../api/dashboard-api.ts';
-import { formatDateTime } from '../components/format-date.ts';
+import type { PaymentList } from '../api/dashboard-api.ts';
+import { dashboardQueries } from '../api/dashboard-queries.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
+import { RelativeTime } from '../components/RelativeTime.tsx';
 import { ScrollTable } from '../components/ScrollTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
-import { useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { useDashboardQuery } from '../session/use-dashboard-query.ts';
+import { isFiltered, type ListQuery, readListQuery } from './list-query.ts';
 
-const PAGE_SIZE = 20;
-
-/** The list's filters live in the address, so Back and a shared link show the same page. */
-export const listQuery = (params: URLSearchParams) => {
-  const status = params.get('status');
-  const provider = params.get('provider');
-  const page = Math.max(1, Math.floor(Number(params.get('page') ?? '1')) || 1);
-  return {
-    ...(isPaymentStatus(status) ? { status } : {}),
-    ...(provider ? { provider } : {}),
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
-  };
-};
+const RESET_NOTICE = (unusable: string[]) =>
+  `The address asked for ${unusable.join(' and ')}, which this list cannot show, so it shows every payment from the first page.`;
 
 /** `/dashboard/payments`: newest first, by status and provider, a page at a time. */
 export const PaymentsPage = () => {
   const [params, setParams] = useSearchParams();
-  const query = listQuery(params);
-  const { result, reload } = useDashboardLoad(
-    (signal) => dashboardApi.payments(query, signal),
-    JSON.stringify(query),
-    { keepPrevious: true },
-  );
+  const { organization } = useSession();
+  const { query, unusable } = readListQuery(params, organization.approvedProviders);
+  const [notice, setNotice] = useState('');
+  const { result, reload } = useDashboardQuery(dashboardQueries.payments(query), { keepPrevious: true });
+
+  // A filter the list cannot use resets the address to the defaults, and says so once.
+  const unusableText = unusable.join('\n');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the text stands for the list
+  useEffect(() => {
+    if (unusable.length === 0) return;
+    setNotice(RESET_NOTICE(unusable));
+    setParams(new URLSearchParams(), { replace: true });
+  }, [unusableText, setParams]);
+
+  // A page past the end (the list shrank, or a hand-made address): back to the first page.
+  const pastTheEnd =
+    result.state === 'ready' && !result.stale && result.data.payments.length === 0 && result.data.offset > 0;
+  useEffect(() => {
+    if (!pastTheEnd) return;
+    setNotice('That page is past the end of the list, so it shows the first page.');
+    const next = new URLSearchParams(params);
+    next.delete('page');
+    setParams(next, { replace: true });
+  }, [pastTheEnd, params, setParams]);
 
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -44,19 +53,34 @@ export const PaymentsPage = () => {
       if (value) next.set(name, value);
       else next.delete(name);
     }
+    setNotice('');
     setParams(next);
   };
 
   return (
     <DashboardShell title="Payments">
-      <Heading>Payments</Heading>
-      <Filters status={query.status ?? ''} provider={query.provider ?? ''} onChange={update} />
+      <div className="page-head">
+        <Heading>Payments</Heading>
+        <Link to="/dashboard/payments/new" className="button button--primary">
+          New payment
+        </Link>
+      </div>
+      <p role="status" className="notice-line">
+        {notice}
+      </p>
+      <Filters query={query} providers={organization.approvedProviders} onChange={update} />
       {result.state === 'loading' ? <LoadingStatus label="Loading payments…" /> : null}
       {result.state === 'failed' ? <LoadProblem error={result.error} onRetry={reload} /> : null}
       {result.state === 'ready' ? (
         <div className={result.stale ? 'stale' : undefined}>
-          <PaymentTable list={result.data} />
-          <Pager list={result.data} onPage={(page) => update({ page: page > 1 ? String(page) : null })} />
+          {result.data.total === 0 ? (
+            <EmptyList filtered={isFiltered(query)} />
+          ) : (
+            <>
+              <PaymentTable list={result.data} />
+              <Pager list={result.data} onPage={(page) => update({ page: page > 1 ? String(page) : null })} />
+            </>
+          )}
         </div>
       ) : null}
     </DashboardShell>
@@ -64,27 +88,26 @@ export const PaymentsPage = () => {
 };
 
 interface FiltersProps {
-  status: string;
-  provider: string;
+  query: ListQuery;
+  providers: readonly string[];
   onChange: (changes: Record<string, string | null>) => void;
 }
 
-const Filters = ({ status, provider, onChange }: FiltersProps) => {
+const Filters = ({ query, providers, onChange }: FiltersProps) => {
   const ids = useId();
-  const { organization } = useSession();
   return (
     <div className="filters">
       <div className="field">
         <label htmlFor={`${ids}-status`}>Status</label>
         <select
           id={`${ids}-status`}
-          value={status}
+          value={query.status ?? ''}
           onChange={(event) => onChange({ status: event.target.value || null, page: null })}
         >
           <option value="">All statuses</option>
           {PAYMENT_STATUSES.map((value) => (
             <option key={value} value={value}>
-              {value}
+              {PAYMENT_STATUS_LABELS[value]}
             </option>
           ))}
         </select>
@@ -93,11 +116,11 @@ const Filters = ({ status, provider, onChange }: FiltersProps) => {
         <label htmlFor={`${ids}-provider`}>Provider</label>
         <select
           id={`${ids}-provider`}
-          value={provider}
+          value={query.provider ?? ''}
           onChange={(event) => onChange({ provider: event.target.value || null, page: null })}
         >
           <option value="">All providers</option>
-          {organization.approvedProviders.map((value) => (
+          {providers.map((value) => (
             <option key={value} value={value}>
               {value}
             </option>
@@ -108,49 +131,73 @@ const Filters = ({ status, provider, onChange }: FiltersProps) => {
   );
 };
 
-const PaymentTable = ({ list }: { list: PaymentList }) => {
-  if (list.payments.length === 0) return <p className="muted">No payments match.</p>;
-  return (
-    <ScrollTable label="Payments">
-      <thead>
-        <tr>
-          <th scope="col">Amount</th>
-          <th scope="col">Status</th>
-          <th scope="col">Reference</th>
-          <th scope="col">Provider</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {list.payments.map((payment) => (
-          <tr key={payment.paymentId}>
-            <th scope="row">
-              <Link to={`/dashboard/payments/${encodeURIComponent(payment.paymentId)}`}>
-                {formatAmount(payment.amount.value, payment.amount.currency)}
-              </Link>
-            </th>
-            <td>
-              <StatusBadge status={payment.status} />
-            </td>
-            <td className="table__wrap">{payment.reference.reference}</td>
-            <td>{payment.provider}</td>
-            <td>{formatDateTime(payment.createdAt)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </ScrollTable>
+/** No payments: with filters, a way back to all; with none yet, the two ways to make one. */
+const EmptyList = ({ filtered }: { filtered: boolean }) =>
+  filtered ? (
+    <div className="empty">
+      <p>No payments match these filters.</p>
+      <Link to="/dashboard/payments">Show all payments</Link>
+    </div>
+  ) : (
+    <div className="empty">
+      <h2 className="subheading">No payments yet</h2>
+      <p>Take one now, by link or QR code, or create them from your own code.</p>
+      <div className="actions">
+        <Link to="/dashboard/payments/new" className="button button--primary">
+          New payment
+        </Link>
+        <Link to="/dashboard/quick-start" className="button">
+          Open the quick start
+        </Link>
+      </div>
+    </div>
   );
-};
+
+const PaymentTable = ({ list }: { list: PaymentList }) => (
+  <ScrollTable label="Payments">
+    <thead>
+      <tr>
+        <th scope="col">Amount</th>
+        <th scope="col">Status</th>
+        <th scope="col">Payee</th>
+        <th scope="col">Reference</th>
+        <th scope="col">Provider</th>
+        <th scope="col">Created</th>
+      </tr>
+    </thead>
+    <tbody>
+      {list.payments.map((payment) => (
+        <tr key={payment.paymentId}>
+          <th scope="row">
+            <Link to={`/dashboard/payments/${encodeURIComponent(payment.paymentId)}`}>
+              {formatAmount(payment.amount.value, payment.amount.currency)}
+            </Link>
+          </th>
+          <td>
+            <StatusBadge status={payment.status} />
+          </td>
+          <td className="table__wrap">{payment.toAccount.accountName}</td>
+          <td className="table__wrap">{payment.reference.reference}</td>
+          <td>{payment.provider}</td>
+          <td>
+            <RelativeTime iso={payment.createdAt} />
+          </td>
+        </tr>
+      ))}
+    </tbody>
+  </ScrollTable>
+);
 
 const Pager = ({ list, onPage }: { list: PaymentList; onPage: (page: number) => void }) => {
   const page = Math.floor(list.offset / list.limit) + 1;
   const pages = Math.max(1, Math.ceil(list.total / list.limit));
   const first = list.total === 0 ? 0 : list.offset + 1;
   const last = Math.min(list.offset + list.payments.length, list.total);
+  const number = new Intl.NumberFormat(pageLocale());
   return (
     <nav aria-label="Pages" className="pager">
       <p role="status" className="pager__count">
-        {first}–{last} of {list.total}
+        {number.format(first)}–{number.format(last)} of {number.format(list.total)}
       </p>
       <button type="button" className="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous

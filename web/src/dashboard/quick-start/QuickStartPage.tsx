@@ -2,16 +2,17 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
-import { dashboardApi, type QuickStart } from '../api/dashboard-api.ts';
+import type { QuickStart } from '../api/dashboard-api.ts';
+import { dashboardQueries } from '../api/dashboard-queries.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
-import { useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { useDashboardQuery } from '../session/use-dashboard-query.ts';
 import { curlSnippet, type SnippetValues, sdkSnippet } from './quick-start-snippets.ts';
 
 /** `/dashboard/quick-start`: from a new account to a first payment, with the merchant's own values. */
 export const QuickStartPage = () => {
-  const { result, reload } = useDashboardLoad((signal) => dashboardApi.quickStart(signal), 'quick-start');
+  const { result, reload } = useDashboardQuery(dashboardQueries.quickStart());
   return (
     <DashboardShell title="Quick start">
       <Heading>Quick start</Heading>

@@ -26,7 +26,7 @@ BASE=${values.apiBaseUrl}
 curl -s -X POST "$BASE/payments" \\
   -H "x-api-key: $PIS_API_KEY" \\
   -H 'content-type: application/json' \\
-  -H 'Idempotency-Key: order-1' \\
+  -H "Idempotency-Key: order-$(date +%s)" \\
   -d '{
     "amount": { "value": "12.50", "currency": "GBP" },
     "toAccount": { "accountName": ${shellQuoted(JSON.stringify(values.businessName))}, "sortCode": "04-00-04", "accountNumber": "12345678" },

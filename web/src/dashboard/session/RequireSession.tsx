@@ -1,12 +1,12 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { LoadingStatus } from '../../components/Skeleton.tsx';
+import { DashboardLoading } from '../../components/DashboardLoading.tsx';
 import { useSessionState } from './session-context.tsx';
 
 /** Layout route of the signed-in pages: anyone else goes to sign-in, and comes back here afterwards. */
 export const RequireSession = () => {
   const { current, recheck } = useSessionState();
   const location = useLocation();
-  if (current.state === 'checking') return <LoadingStatus label="Loading dashboard…" />;
+  if (current.state === 'checking') return <DashboardLoading />;
   if (current.state === 'unreachable') {
     return (
       <main className="page">

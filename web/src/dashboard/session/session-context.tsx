@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { dashboardApi, type Session } from '../api/dashboard-api.ts';
 import { rememberCsrfToken } from '../api/dashboard-client.ts';
@@ -28,6 +29,8 @@ const SessionContext = createContext<SessionContextValue | null>(null);
 export const SessionProvider = ({ children }: { children: ReactNode }) => {
   const [current, setCurrent] = useState<SessionState>({ state: 'checking' });
   const [attempt, setAttempt] = useState(0);
+  // Whoever signs in next in this tab must never see the previous organization's cached pages.
+  const queryClient = useQueryClient();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the trigger of a re-check
   useEffect(() => {
@@ -62,14 +65,16 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
       await dashboardApi.signOut();
     } finally {
       rememberCsrfToken(null);
+      queryClient.clear();
       setCurrent({ state: 'signed-out', notice: null });
     }
-  }, []);
+  }, [queryClient]);
 
   const expired = useCallback(() => {
     rememberCsrfToken(null);
+    queryClient.clear();
     setCurrent({ state: 'signed-out', notice: SESSION_ENDED });
-  }, []);
+  }, [queryClient]);
 
   const recheck = useCallback(() => {
     setCurrent({ state: 'checking' });

@@ -134,7 +134,7 @@ export const BankPicker = ({ token, countries, defaultCountry, choosing, onChoos
 
       <button
         type="button"
-        className="button button--primary button--block"
+        className="button button--primary button--block picker__continue"
         disabled={!selected || choosing}
         onClick={() => selected && onChoose(selected)}
       >

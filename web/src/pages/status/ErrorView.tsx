@@ -12,10 +12,14 @@ const LIFETIME: Record<LinkKind, string> = {
 
 const START_AGAIN = "Go back to the merchant's website to start the payment again.";
 
+/** Issue 23 item 5: a shop can send a fresh link for an unfinished payment. */
+const ASK_FOR_A_NEW_LINK =
+  'The shop can send you a new link for this payment: ask them, or go back to their website to start again.';
+
 const texts = (kind: PageErrorKind, link: LinkKind): { title: string; body: string[]; retry: boolean } => {
   switch (kind) {
     case 'LINK_EXPIRED':
-      return { title: 'This link has expired', body: [LIFETIME[link], START_AGAIN], retry: false };
+      return { title: 'This link has expired', body: [LIFETIME[link], ASK_FOR_A_NEW_LINK], retry: false };
     case 'LINK_INVALID':
       return {
         title: 'This link is not valid',

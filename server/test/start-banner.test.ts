@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'vitest';
+import { startBanner } from '../src/cli/start-banner.ts';
+
+const base = {
+  publicBaseUrl: 'http://localhost:3000',
+  seconds: '1.4',
+  listening: '127.0.0.1:3000',
+  mailInbox: null,
+  embedded: true,
+};
+
+describe("npm start's closing box", () => {
+  test('names the site, the dashboard, /docs, the inbox and the first start’s demo credentials, boxed', () => {
+    const banner = startBanner({
+      ...base,
+      demo: {
+        organizationId: 'org_1',
+        apiKeyId: 'key_1',
+        apiKey: 'pis_secretsecret',
+        user: { email: 'demo@merchant.example', password: 'correct horse battery' },
+      },
+    });
+    const lines = banner.split('\n');
+    expect(lines[0]).toMatch(/^┌─+┐$/);
+    expect(lines.at(-1)).toMatch(/^└─+┘$/);
+    // One width: a box whose right edge wanders is not a box.
+    expect(new Set(lines.map((line) => line.length)).size).toBe(1);
+    for (const text of [
+      'ready in 1.4 s',
+      'http://localhost:3000/ ',
+      'http://localhost:3000/dashboard',
+      'http://localhost:3000/docs',
+      'mail inbox  none yet',
+      'demo@merchant.example',
+      'correct horse battery',
+      'pis_secretsecret',
+    ]) {
+      expect(banner).toContain(text);
+    }
+  });
+
+  test('a later start names the demo user but has no secret to show', () => {
+    const banner = startBanner({ ...base, demo: undefined, mailInbox: 'http://127.0.0.1:1080' });
+    expect(banner).toContain('demo@merchant.example (its password was printed at the first start)');
+    expect(banner).toContain('mail inbox  http://127.0.0.1:1080');
+    expect(banner).not.toContain('password    ');
+  });
+});

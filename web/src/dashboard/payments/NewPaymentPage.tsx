@@ -1,0 +1,277 @@
+import { type FormEvent, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { Heading } from '../../components/Heading.tsx';
+import { type ScenarioChoice, ScenarioPanel, toScenario } from '../../pages/mock-bank/ScenarioPanel.tsx';
+import { type CreatedPayment, dashboardApi, type NewPaymentInput } from '../api/dashboard-api.ts';
+import { FormProblem, fieldError } from '../components/FormProblem.tsx';
+import { TextField } from '../components/TextField.tsx';
+import { DashboardShell } from '../layout/DashboardShell.tsx';
+import { useSession } from '../session/session-context.tsx';
+import { useDashboardAction } from '../session/use-dashboard-call.ts';
+import { PaymentLinkCard } from './PaymentLinkCard.tsx';
+
+/** Mock bank's provider code (shared's MOCK_PROVIDER; its runtime would bring zod into the chunk). */
+const MOCK = 'mock';
+const CURRENCIES = ['GBP', 'EUR'] as const;
+const FIELDS = [
+  'payment.amount.value',
+  'payment.amount.currency',
+  'payment.toAccount.accountName',
+  'payment.toAccount.sortCode',
+  'payment.toAccount.accountNumber',
+  'payment.toAccount.iban',
+  'payment.reference',
+] as const;
+
+type Payee = 'uk' | 'iban';
+type Flow = 'HOSTED_PAGES' | 'API_ONLY';
+
+/**
+ * A fresh key per form: a double submit or a retry after a lost answer makes one payment.
+ * `getRandomValues`, not `randomUUID`: the latter exists only on https or localhost, and a
+ * dashboard may be opened over plain http on a LAN.
+ */
+const newFormKey = () =>
+  `dashboard-${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+
+/**
+ * `/dashboard/payments/new`: take a payment without code. The form sends the API's own create
+ * body to `dashboard.payments.create`, which calls the REST create's domain function; the
+ * answer's customer link is shown with "Copy link" and a QR code (issue 23 item 4).
+ */
+export const NewPaymentPage = () => {
+  const [created, setCreated] = useState<CreatedPayment | null>(null);
+  const [formKey, setFormKey] = useState(newFormKey);
+  return (
+    <DashboardShell title="New payment">
+      <p className="back">
+        <Link to="/dashboard/payments">← All payments</Link>
+      </p>
+      {created ? (
+        <PaymentLinkCard
+          created={created}
+          onAnother={() => {
+            setCreated(null);
+            setFormKey(newFormKey());
+          }}
+        />
+      ) : (
+        <>
+          <Heading>New payment</Heading>
+          <p className="muted">
+            Creates a payment and a link for your customer: send it by message, or show its QR code at the
+            counter.
+          </p>
+          <NewPaymentForm key={formKey} idempotencyKey={formKey} onCreated={setCreated} />
+        </>
+      )}
+    </DashboardShell>
+  );
+};
+
+interface NewPaymentFormProps {
+  idempotencyKey: string;
+  onCreated: (created: CreatedPayment) => void;
+}
+
+const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
+  const ids = useId();
+  const { organization } = useSession();
+  const providers = organization.approvedProviders;
+  const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState<string>('GBP');
+  const [payee, setPayee] = useState<Payee>('uk');
+  const [accountName, setAccountName] = useState(organization.name);
+  const [sortCode, setSortCode] = useState('');
+  const [accountNumber, setAccountNumber] = useState('');
+  const [iban, setIban] = useState('');
+  const [reference, setReference] = useState('');
+  const [flow, setFlow] = useState<Flow>('HOSTED_PAGES');
+  const [provider, setProvider] = useState(providers.includes(MOCK) ? MOCK : (providers[0] ?? MOCK));
+  const [scenario, setScenario] = useState<ScenarioChoice>({ kind: 'preset', preset: 'instant' });
+  const [scenarioInvalid, setScenarioInvalid] = useState(false);
+  const { run, pending, error } = useDashboardAction(dashboardApi.createPayment);
+  const problem = (field: (typeof FIELDS)[number]) => fieldError(error, field);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const mockBank = provider === MOCK ? toScenario(scenario) : undefined;
+    setScenarioInvalid(mockBank === null);
+    if (mockBank === null) return;
+    const payment: NewPaymentInput['payment'] = {
+      amount: { value: amount.trim(), currency },
+      toAccount:
+        payee === 'uk'
+          ? { accountName, sortCode: sortCode.trim(), accountNumber: accountNumber.trim() }
+          : { accountName, iban: iban.replace(/\s+/g, '') },
+      ...(reference.trim() ? { reference: reference.trim() } : {}),
+      flowType: flow,
+      provider,
+      ...(mockBank ? { mockBank } : {}),
+    };
+    const done = await run({ payment, idempotencyKey });
+    if (done.ok) onCreated(done.value);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="section new-payment">
+      <div className="new-payment__amount">
+        <TextField
+          label="Amount"
+          inputMode="decimal"
+          autoComplete="off"
+          hint="For example 12.50"
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+          error={problem('payment.amount.value')}
+          required
+        />
+        <div className="field">
+          <label htmlFor={`${ids}-currency`}>Currency</label>
+          <select
+            id={`${ids}-currency`}
+            value={currency}
+            onChange={(event) => setCurrency(event.target.value)}
+          >
+            {CURRENCIES.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      <fieldset className="panel">
+        <legend>Payee (who gets paid)</legend>
+        <TextField
+          label="Payee name"
+          value={accountName}
+          maxLength={140}
+          onChange={(event) => setAccountName(event.target.value)}
+          error={problem('payment.toAccount.accountName')}
+          required
+        />
+        <div className="choices choices--inline">
+          <label className="choice">
+            <input
+              type="radio"
+              name={`${ids}-payee`}
+              checked={payee === 'uk'}
+              onChange={() => setPayee('uk')}
+            />
+            <span>UK account</span>
+          </label>
+          <label className="choice">
+            <input
+              type="radio"
+              name={`${ids}-payee`}
+              checked={payee === 'iban'}
+              onChange={() => setPayee('iban')}
+            />
+            <span>International (IBAN)</span>
+          </label>
+        </div>
+        {payee === 'uk' ? (
+          <div className="new-payment__account">
+            <TextField
+              label="Sort code"
+              inputMode="numeric"
+              placeholder="12-34-56"
+              value={sortCode}
+              maxLength={8}
+              onChange={(event) => setSortCode(event.target.value)}
+              error={problem('payment.toAccount.sortCode')}
+              required
+            />
+            <TextField
+              label="Account number"
+              inputMode="numeric"
+              value={accountNumber}
+              maxLength={34}
+              onChange={(event) => setAccountNumber(event.target.value)}
+              error={problem('payment.toAccount.accountNumber')}
+              required
+            />
+          </div>
+        ) : (
+          <TextField
+            label="IBAN"
+            autoCapitalize="characters"
+            spellCheck={false}
+            value={iban}
+            maxLength={42}
+            onChange={(event) => setIban(event.target.value)}
+            error={problem('payment.toAccount.iban')}
+            required
+          />
+        )}
+      </fieldset>
+
+      <TextField
+        label="Reference (optional)"
+        hint="Shown on the bank statement, e.g. an order or table number."
+        value={reference}
+        maxLength={140}
+        onChange={(event) => setReference(event.target.value)}
+        error={problem('payment.reference')}
+      />
+
+      <fieldset className="panel">
+        <legend>How the customer pays</legend>
+        <label className="choice">
+          <input
+            type="radio"
+            name={`${ids}-flow`}
+            checked={flow === 'HOSTED_PAGES'}
+            onChange={() => setFlow('HOSTED_PAGES')}
+          />
+          <span>
+            They choose their bank <span className="muted">· our page lists the banks</span>
+          </span>
+        </label>
+        <label className="choice">
+          <input
+            type="radio"
+            name={`${ids}-flow`}
+            checked={flow === 'API_ONLY'}
+            onChange={() => setFlow('API_ONLY')}
+          />
+          <span>
+            Straight to the bank <span className="muted">· the link opens the provider’s page</span>
+          </span>
+        </label>
+      </fieldset>
+
+      {providers.length > 1 ? (
+        <div className="field">
+          <label htmlFor={`${ids}-provider`}>Provider</label>
+          <select
+            id={`${ids}-provider`}
+            value={provider}
+            onChange={(event) => setProvider(event.target.value)}
+          >
+            {providers.map((code) => (
+              <option key={code} value={code}>
+                {code === MOCK ? 'Mock bank (test, no money moves)' : code}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {provider === MOCK ? (
+        <ScenarioPanel
+          choice={scenario}
+          onChange={setScenario}
+          invalid={scenarioInvalid}
+          disabled={pending}
+        />
+      ) : null}
+
+      <FormProblem error={error} fields={FIELDS} />
+      <button type="submit" className="button button--primary" disabled={pending}>
+        {pending ? 'Creating…' : 'Create payment and link'}
+      </button>
+    </form>
+  );
+};
