@@ -74,6 +74,12 @@ const EnvSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: count(5_000),
   DB_POOL_ACQUIRE_TIMEOUT_MS: count(3_000),
   /**
+   * On SIGTERM, how long the API keeps serving while `/ready` answers 503, before it stops
+   * accepting: long enough for the load balancer's health check to take it out (deploy/haproxy.cfg
+   * checks every 1 s and needs 2 failures, so 5 s leaves room). 0 in a setup without one.
+   */
+  SHUTDOWN_DRAIN_MS: count(5_000, 0),
+  /**
    * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
    * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
    */
@@ -144,6 +150,8 @@ export interface Config {
   timeouts: TimeoutConfig;
   /** Fastify's `trustProxy`: false, a hop count, or addresses/CIDRs of the proxies. */
   trustProxy: false | number | string[];
+  /** SIGTERM: serve this long while not ready, then stop (lifecycle/http-drain.ts). */
+  shutdownDrainMs: number;
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
   dataDir: string;
@@ -212,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       poolAcquireMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
     },
     trustProxy: trustProxyOf(e.TRUST_PROXY),
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     dataDir,
   };

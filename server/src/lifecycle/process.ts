@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../logger.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
+import { HttpDrain } from './http-drain.ts';
 
 /** `clock` absent: the database's clock (what a deployment uses; see db/database-clock.ts). */
 export type PartsOptions = { config: Config; logger: Logger; clock?: Clock; runWorker: boolean };
@@ -69,6 +70,7 @@ export async function startServiceParts(
   const { config, logger } = options;
   const waiters = await startPaymentWaiters(parts.notifications);
   const apiKeyCache = await startApiKeyCache(parts.notifications);
+  const drain = new HttpDrain();
   const app = await buildApp({
     config,
     orm: parts.database.orm,
@@ -77,7 +79,11 @@ export async function startServiceParts(
     scheduler: parts.background.scheduler,
     waiters,
     apiKeyCache,
+    drain,
   });
+  // SIGTERM: not ready but serving for SHUTDOWN_DRAIN_MS; then close (waiting reads answer at
+  // once, in-flight requests finish, idle keep-alive connections close).
+  shutdown.onDrain(() => drain.begin());
   shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
   return { ...parts, waiters, app };
 }
@@ -100,7 +106,7 @@ export async function runProcess(
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  const shutdown = new GracefulShutdown(logger);
+  const shutdown = new GracefulShutdown(logger, { drainMs: config.shutdownDrainMs });
   // Installed before anything starts, so Ctrl-C during start-up still stops the embedded cluster.
   shutdown.installSignalHandlers();
   try {
