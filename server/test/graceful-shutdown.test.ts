@@ -116,6 +116,7 @@ describe('the drain on SIGTERM', () => {
     const database = await createTestDatabase();
     afterAll(() => database.drop());
     const port = await freePort();
+    const metricsPort = await freePort();
     const drainMs = 2_000;
     const child = spawn(process.execPath, ['src/main.ts'], {
       cwd: path.resolve(fileURLToPath(new URL('..', import.meta.url))),
@@ -127,6 +128,7 @@ describe('the drain on SIGTERM', () => {
         LOG_LEVEL: 'warn',
         RUN_WORKER: 'false',
         SHUTDOWN_DRAIN_MS: String(drainMs),
+        METRICS_PORT: String(metricsPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -177,6 +179,11 @@ describe('the drain on SIGTERM', () => {
     expect(served).toMatchObject({ status: 200, connection: 'close' });
     const api = await get('/api/openapi.json');
     expect(api.status).toBe(200);
+    // The metrics listener stops last: a scrape during the drain sees the drain's answers.
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(
+      /^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\/ready",http_response_status_code="503"\} 1$/m,
+    );
     expect(Date.now() - signalled).toBeLessThan(drainMs);
 
     expect(await exited, output).toBe(0);

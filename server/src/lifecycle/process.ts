@@ -7,6 +7,8 @@ import { type Database, openDatabase } from '../db/database.ts';
 import { startDatabaseClock } from '../db/database-clock.ts';
 import { type Notifications, startNotifications } from '../db/notifications.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { attachMetricSources } from '../observability/metrics.ts';
+import { startProcessMetrics } from '../observability/process-metrics.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
@@ -36,6 +38,7 @@ export async function startBackgroundParts(
     },
     STEP_BUDGET_MS.database,
   );
+  await startProcessMetrics({ config, logger, orm: database.orm, runWorker: options.runWorker }, shutdown);
   let clock = options.clock;
   if (!clock) {
     const databaseClock = await startDatabaseClock(database.orm.em, logger);
@@ -69,6 +72,7 @@ export async function startServiceParts(
   const parts = await startBackgroundParts(options, shutdown);
   const { config, logger } = options;
   const waiters = await startPaymentWaiters(parts.notifications);
+  attachMetricSources({ waitingReads: () => waiters.waiting });
   const apiKeyCache = await startApiKeyCache(parts.notifications);
   const drain = new HttpDrain();
   const app = await buildApp({

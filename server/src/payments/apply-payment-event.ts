@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { AppError, type Change, catchUp, type HistoryRecord, type PaymentRecord } from '@pis/shared';
 import { Payment, PaymentHistory, ProviderClaim } from '../db/entities/index.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
+import { countTransitions } from '../observability/metrics.ts';
 import { type LoadedPayment, type PaymentScope, paymentNotFound, scopeFilter } from './load-payment.ts';
 import {
   insertHistoryRows,
@@ -124,6 +125,7 @@ export async function applyPaymentEvent(
     const history = [...rows.map(toHistoryRecord), ...change.history];
     return { before, record: change.record, history, appended: change.history };
   });
+  countTransitions(outcome.record, outcome.appended);
   if (outcome.appended.length > 0) await announceNextDue(deps, outcome.before, outcome.record);
   if (refusal) throw refusal;
   return { record: outcome.record, history: outcome.history, appended: outcome.appended };

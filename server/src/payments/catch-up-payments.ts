@@ -2,6 +2,7 @@ import { catchUp, type HistoryRecord, type PaymentRecord } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
+import { countTransitions } from '../observability/metrics.ts';
 import { heldUntil } from './apply-payment-event.ts';
 import {
   PAYMENT_ROW_JSON,
@@ -117,6 +118,8 @@ async function catchUpLocked(
         next.push({ paymentId: before.id, dueAt });
     }
     await writeLifecycleSteps(em, steps);
+    // Counted as written (a commit that then fails, rare, over-counts by its batch).
+    for (const step of steps) countTransitions(step.record, step.history);
     return { found: rows.length, changed: steps.length };
   });
   try {

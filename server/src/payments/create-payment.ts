@@ -14,6 +14,7 @@ import {
 } from '@pis/shared';
 import { preparedQuery } from '../db/prepared-query.ts';
 import { customerLink } from '../links/customer-links.ts';
+import { countCreated } from '../observability/metrics.ts';
 import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import { announceNextDue } from './apply-payment-event.ts';
@@ -120,6 +121,7 @@ async function createClaimed(
   } else {
     await preparedQuery(deps.em, insert.statement, insert.values);
   }
+  countCreated(change.record, change.history);
   await announceNextDue(deps, null, change.record);
   return created;
 }
