@@ -21,6 +21,7 @@ import { webApp } from './http/web-app.ts';
 import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { observeHttp } from './observability/http-metrics.ts';
+import { type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
@@ -44,6 +45,8 @@ export interface BuildAppOptions
   logger?: Logger;
   /** Default: none (tests); `main.ts` passes the one its SIGTERM begins (lifecycle/http-drain.ts). */
   drain?: HttpDrain;
+  /** Default: none (tests); `main.ts` passes the process's batched writer (observability/request-log.ts). */
+  requestLog?: RequestLogWriter;
 }
 
 /**
@@ -94,6 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', echoRequestId);
   if (options.drain) drainHooks(app, options.drain);
   observeHttp(app, { openApiDocument: () => openApiDocument });
+  if (options.requestLog)
+    requestLogHooks(app, options.requestLog, { openApiDocument: () => openApiDocument });
   // Before close waits for in-flight requests: waiting reads answer now, with the current state.
   app.addHook('preClose', async () => services.waiters.drain());
   envelopeErrors(app);

@@ -9,6 +9,7 @@ import { type Notifications, startNotifications } from '../db/notifications.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { attachMetricSources } from '../observability/metrics.ts';
 import { startProcessMetrics } from '../observability/process-metrics.ts';
+import { RequestLogWriter, startRequestLogRetention } from '../observability/request-log.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
@@ -39,6 +40,10 @@ export async function startBackgroundParts(
     STEP_BUDGET_MS.database,
   );
   await startProcessMetrics({ config, logger, orm: database.orm, runWorker: options.runWorker }, shutdown);
+  if (options.runWorker) {
+    const retention = startRequestLogRetention(database.orm, logger);
+    shutdown.add('request log retention', async () => retention.stop());
+  }
   let clock = options.clock;
   if (!clock) {
     const databaseClock = await startDatabaseClock(database.orm.em, logger);
@@ -75,6 +80,9 @@ export async function startServiceParts(
   attachMetricSources({ waitingReads: () => waiters.waiting });
   const apiKeyCache = await startApiKeyCache(parts.notifications);
   const drain = new HttpDrain();
+  const requestLog = new RequestLogWriter(parts.database.orm, logger);
+  // After HTTP has stopped (steps run last-added first): its last entries, then the pool.
+  shutdown.add('request log', () => requestLog.stop());
   const app = await buildApp({
     config,
     orm: parts.database.orm,
@@ -84,6 +92,7 @@ export async function startServiceParts(
     waiters,
     apiKeyCache,
     drain,
+    requestLog,
   });
   // SIGTERM: not ready but serving for SHUTDOWN_DRAIN_MS; then close (waiting reads answer at
   // once, in-flight requests finish, idle keep-alive connections close).

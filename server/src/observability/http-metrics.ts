@@ -17,14 +17,9 @@ type ApiRoute = { template: string; pattern: RegExp };
  * `openApiDocument` is read on first use (buildApp builds it after the hooks are in place).
  */
 export function observeHttp(app: FastifyInstance, options: { openApiDocument: () => OpenApiPaths }): void {
-  let apiRoutes: ApiRoute[] | undefined;
-  const apiRoute = (path: string): string => {
-    apiRoutes ??= compileApiRoutes(options.openApiDocument());
-    for (const route of apiRoutes) if (route.pattern.test(path)) return route.template;
-    return UNMATCHED_ROUTE;
-  };
+  const routeOf = createRouteResolver(options.openApiDocument);
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    const route = routeOf(request, apiRoute);
+    const route = routeOf(request);
     const method = METHODS.has(request.method) ? request.method : OTHER;
     httpRequestDuration.observe(
       { http_request_method: method, http_route: route, http_response_status_code: String(reply.statusCode) },
@@ -35,11 +30,22 @@ export function observeHttp(app: FastifyInstance, options: { openApiDocument: ()
   });
 }
 
-function routeOf(request: FastifyRequest, apiRoute: (path: string) => string): string {
-  const template = request.routeOptions.url;
-  if (template === undefined) return UNMATCHED_ROUTE;
-  if (template === '/api/*') return apiRoute(pathOf(request.url));
-  return template;
+/** A request's route template (never its raw path); `unmatched` when no route took it. */
+export function createRouteResolver(
+  openApiDocument: () => OpenApiPaths,
+): (request: FastifyRequest) => string {
+  let apiRoutes: ApiRoute[] | undefined;
+  const apiRoute = (path: string): string => {
+    apiRoutes ??= compileApiRoutes(openApiDocument());
+    for (const route of apiRoutes) if (route.pattern.test(path)) return route.template;
+    return UNMATCHED_ROUTE;
+  };
+  return (request) => {
+    const template = request.routeOptions.url;
+    if (template === undefined) return UNMATCHED_ROUTE;
+    if (template === '/api/*') return apiRoute(pathOf(request.url));
+    return template;
+  };
 }
 
 const pathOf = (url: string) => {

@@ -65,6 +65,12 @@ export const rateLimitRefusals = new Counter({
   registers,
 });
 
+export const requestLogDropped = new Counter({
+  name: 'pis_request_log_dropped_total',
+  help: 'Request log entries not written (queue full or a failed batch): the log has a gap.',
+  registers,
+});
+
 /** Sources read at scrape time; a process attaches what it has (attachMetricSources). */
 interface Sources {
   waitingReads?: () => number;
