@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from '../src/db/embedded-postgres.ts';
 import {
   DEFAULT_DRAIN_MS,
@@ -114,7 +114,7 @@ describe('the server process', () => {
 describe('the drain on SIGTERM', () => {
   it('answers /ready 503 while it still serves everything else with Connection: close, then exits 0', async () => {
     const database = await createTestDatabase();
-    afterAll(() => database.drop());
+    onTestFinished(() => database.drop());
     const port = await freePort();
     const metricsPort = await freePort();
     const drainMs = 2_000;
@@ -132,7 +132,8 @@ describe('the drain on SIGTERM', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    afterAll(() => {
+    // Killed however the test ends (a hook registered inside a test must be onTestFinished).
+    onTestFinished(() => {
       child.kill('SIGKILL');
     });
     let output = '';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { systemClock } from '../src/clock.ts';
 import { freePort } from '../src/db/embedded-postgres.ts';
@@ -44,9 +44,9 @@ interface Instance {
 describe('a rolling restart behind HAProxy', () => {
   it('fails no request and loses no payment while every instance is restarted in turn', async () => {
     const database = await createTestDatabase();
-    afterAll(() => database.drop());
+    onTestFinished(() => database.drop());
     const tempDir = await mkdtemp(path.join(os.tmpdir(), 'pis-rolling-'));
-    afterAll(() => rm(tempDir, { recursive: true, force: true }));
+    onTestFinished(() => rm(tempDir, { recursive: true, force: true }));
 
     const orm = await openOrm(database.url, { poolMax: 1 });
     const { organizationId } = await createOrganization(orm.em.fork(), 'Rolling Merchant', systemClock);
@@ -61,7 +61,7 @@ describe('a rolling restart behind HAProxy', () => {
     for (let index = 0; index < INSTANCES; index++) {
       instances.push({ index, port: await freePort(), output: [] });
     }
-    afterAll(() => {
+    onTestFinished(() => {
       for (const instance of instances) instance.child?.kill('SIGKILL');
     });
     const start = (instance: Instance) => startInstance(instance, database.url);
@@ -72,7 +72,7 @@ describe('a rolling restart behind HAProxy', () => {
     const lbPort = await freePort();
     const statsPort = await freePort();
     const lb = await startHaproxy(tempDir, lbPort, statsPort, instances);
-    afterAll(() => lb.child.kill('SIGKILL'));
+    onTestFinished(() => lb.child.kill('SIGKILL'));
     const base = `http://127.0.0.1:${lbPort}`;
     await waitUntil(async () => (await serverStates(statsPort)).every((state) => state === 'UP'), 20_000);
 
