@@ -72,7 +72,9 @@ describe('a rolling restart behind HAProxy', () => {
     const lbPort = await freePort();
     const statsPort = await freePort();
     const lb = await startHaproxy(tempDir, lbPort, statsPort, instances);
-    onTestFinished(() => lb.child.kill('SIGKILL'));
+    onTestFinished(() => {
+      lb.child.kill('SIGKILL');
+    });
     const base = `http://127.0.0.1:${lbPort}`;
     await waitUntil(async () => (await serverStates(statsPort)).every((state) => state === 'UP'), 20_000);
 
