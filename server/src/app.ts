@@ -22,7 +22,10 @@ import { echoRequestId, requestIdOf } from './http/request-id.ts';
 import { restApi } from './http/rest-api.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { webApp } from './http/web-app.ts';
+import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
 import { type Logger, silentLogger } from './logger.ts';
+import { observeHttp } from './observability/http-metrics.ts';
+import { type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
@@ -42,6 +45,10 @@ export interface BuildAppOptions
   /** Default: none (every request reads its key); `main.ts` passes the process's, fed by its listening connection. */
   apiKeyCache?: ApiKeyCache;
   logger?: Logger;
+  /** Default: none (tests); `main.ts` passes the one its SIGTERM begins (lifecycle/http-drain.ts). */
+  drain?: HttpDrain;
+  /** Default: none (tests); `main.ts` passes the process's batched writer (observability/request-log.ts). */
+  requestLog?: RequestLogWriter;
 }
 
 /**
@@ -84,9 +91,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: envelopeFrameworkError,
     // The caller's x-request-id when usable, else a UUID: on every answer and every log line.
     genReqId: requestIdOf,
+    // A request that reaches a stopping instance is served (with Connection: close), never
+    // refused: the drain has already taken it out of the load balancer (lifecycle/http-drain.ts).
+    return503OnClosing: false,
   });
 
   app.addHook('onRequest', echoRequestId);
+  if (options.drain) drainHooks(app, options.drain);
+  observeHttp(app, { openApiDocument: () => openApiDocument });
+  if (options.requestLog)
+    requestLogHooks(app, options.requestLog, { openApiDocument: () => openApiDocument });
   // Before close waits for in-flight requests: waiting reads answer now, with the current state.
   app.addHook('preClose', async () => services.waiters.drain());
   envelopeErrors(app);

@@ -74,6 +74,16 @@ const EnvSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: count(5_000),
   DB_POOL_ACQUIRE_TIMEOUT_MS: count(3_000),
   /**
+   * On SIGTERM, how long the API keeps serving while `/ready` answers 503, before it stops
+   * accepting: long enough for the load balancer's health check to take it out (deploy/haproxy.cfg
+   * checks every 1 s and needs 2 failures, so 5 s leaves room). 0 in a setup without one.
+   */
+  SHUTDOWN_DRAIN_MS: count(5_000, 0),
+  /** Prometheus metrics (`GET /metrics`) on a listener of their own; unset: no listener. */
+  METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).optional()),
+  /** Loopback unless set (`0.0.0.0` in a container scraped from outside it). */
+  METRICS_HOST: optional(z.string()),
+  /**
    * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
    * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
    */
@@ -144,6 +154,10 @@ export interface Config {
   timeouts: TimeoutConfig;
   /** Fastify's `trustProxy`: false, a hop count, or addresses/CIDRs of the proxies. */
   trustProxy: false | number | string[];
+  /** SIGTERM: serve this long while not ready, then stop (lifecycle/http-drain.ts). */
+  shutdownDrainMs: number;
+  /** Where `GET /metrics` listens (observability/metrics-server.ts); undefined: nowhere. */
+  metrics: { host: string; port: number } | undefined;
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
   dataDir: string;
@@ -212,6 +226,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       poolAcquireMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
     },
     trustProxy: trustProxyOf(e.TRUST_PROXY),
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    metrics:
+      e.METRICS_PORT === undefined
+        ? undefined
+        : { host: e.METRICS_HOST ?? '127.0.0.1', port: e.METRICS_PORT },
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     dataDir,
   };

@@ -4,6 +4,7 @@ import { systemClock } from '../clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
+import { operatorAuditEntry, recordAudit } from '../observability/audit-log.ts';
 import { prepareCommand, type Run, USAGE, UsageError } from './admin-commands.ts';
 
 /**
@@ -58,6 +59,9 @@ try {
   const actions = await import('./admin-actions.ts');
   const result = await run(actions, database.orm.em.fork());
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  // Who changed what, for the organization's audit log (observability/audit-log.ts).
+  const audit = operatorAuditEntry(argv, result);
+  if (audit) await recordAudit(database.orm.em.fork(), audit, logger);
 } catch (error) {
   // Unknown organization or key: the operator's mistake, and nothing was written.
   if (error instanceof AppError && error.status < 500) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { endSession } from '../accounts/sessions.ts';
 import { signIn } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
+import { audited, auditedSignIn } from '../observability/audit-log.ts';
 import { router } from '../trpc/trpc.ts';
 import { anonymousMutation, sessionQuery, signOutMutation } from './dashboard-procedures.ts';
 
@@ -16,12 +17,16 @@ export const accountRouter = router({
   signIn: anonymousMutation
     .input(SignInInput)
     .output(DashboardSession)
-    .mutation(({ ctx, input }) => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
+    .mutation(({ ctx, input }) =>
+      auditedSignIn(ctx, input.email, () => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
+    ),
 
   signOut: signOutMutation
     .input(z.void())
     .output(SignedOut)
-    .mutation(({ ctx }) => endSession(ctx.em, ctx.dashboard, ctx.session)),
+    .mutation(({ ctx }) =>
+      audited(ctx, { action: 'session.signed_out' }, () => endSession(ctx.em, ctx.dashboard, ctx.session)),
+    ),
 
   session: sessionQuery
     .input(z.void())

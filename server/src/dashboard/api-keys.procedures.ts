@@ -1,6 +1,7 @@
 import { ApiKeyIdInput, ApiKeyList, CreateApiKeyInput, CreatedApiKey } from '@pis/shared';
 import { z } from 'zod';
 import { createApiKey, futureExpiry, listApiKeys, permissionsFrom, revokeApiKey } from '../auth/api-keys.ts';
+import { audited } from '../observability/audit-log.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
 
@@ -17,15 +18,24 @@ export const apiKeysRouter = router({
     .input(CreateApiKeyInput)
     .output(CreatedApiKey)
     .mutation(async ({ ctx, input }) => {
-      const created = await createApiKey(
-        ctx.em,
-        {
-          organizationId: ctx.caller.organizationId,
-          name: input.name,
-          permissions: permissionsFrom(input.permissions),
-          expiresAt: futureExpiry(input.expiresAt, ctx.clock),
-        },
-        ctx.clock,
+      const created = await audited(
+        ctx,
+        (made) => ({
+          action: 'api_key.created',
+          target: made.entry.id,
+          details: { name: input.name, permissions: input.permissions },
+        }),
+        () =>
+          createApiKey(
+            ctx.em,
+            {
+              organizationId: ctx.caller.organizationId,
+              name: input.name,
+              permissions: permissionsFrom(input.permissions),
+              expiresAt: futureExpiry(input.expiresAt, ctx.clock),
+            },
+            ctx.clock,
+          ),
       );
       return { apiKey: created.entry, secret: created.apiKey };
     }),
@@ -34,11 +44,8 @@ export const apiKeysRouter = router({
     .input(ApiKeyIdInput)
     .output(z.object({ apiKey: CreatedApiKey.shape.apiKey }))
     .mutation(async ({ ctx, input }) => {
-      const revoked = await revokeApiKey(
-        ctx.em,
-        { apiKeyId: input.apiKeyId },
-        ctx.clock,
-        ctx.caller.organizationId,
+      const revoked = await audited(ctx, { action: 'api_key.revoked', target: input.apiKeyId }, () =>
+        revokeApiKey(ctx.em, { apiKeyId: input.apiKeyId }, ctx.clock, ctx.caller.organizationId),
       );
       // This process refuses the key from the next request on; the others when they hear the
       // commit's notification (auth/api-key-cache.ts).

@@ -1,3 +1,4 @@
+import { logsRouter } from '../observability/logs.procedures.ts';
 import { router } from '../trpc/trpc.ts';
 import { accountRouter } from './account.procedures.ts';
 import { apiKeysRouter } from './api-keys.procedures.ts';
@@ -17,4 +18,5 @@ export const dashboardRouter = router({
   overview: overviewProcedure,
   quickStart: quickStartProcedure,
   settings: settingsRouter,
+  logs: logsRouter,
 });

@@ -10,6 +10,7 @@ import {
   PaymentIdInput,
   PaymentList,
 } from '@pis/shared';
+import { audited } from '../observability/audit-log.ts';
 import { cancelPayment } from '../payments/cancel-payment.ts';
 import { createPayment } from '../payments/create-payment.ts';
 import { dashboardPayment } from '../payments/dashboard-payment.ts';
@@ -55,19 +56,27 @@ export const paymentsRouter = router({
   cancel: sessionMutation
     .input(PaymentIdInput)
     .output(Payment)
-    .mutation(({ ctx, input }) => cancelPayment(paymentsDeps(ctx), ctx.caller, input.paymentId)),
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'payment.cancelled', target: input.paymentId }, () =>
+        cancelPayment(paymentsDeps(ctx), ctx.caller, input.paymentId),
+      ),
+    ),
 
   approve: sessionMutation
     .input(DashboardApproveInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>
-      sandboxApprove(paymentsDeps(ctx), ctx.caller, input.paymentId, input.scenario),
+      audited(ctx, { action: 'payment.approved', target: input.paymentId }, () =>
+        sandboxApprove(paymentsDeps(ctx), ctx.caller, input.paymentId, input.scenario),
+      ),
     ),
 
   reject: sessionMutation
     .input(DashboardRejectInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>
-      sandboxReject(paymentsDeps(ctx), ctx.caller, input.paymentId, { reason: input.reason }),
+      audited(ctx, { action: 'payment.rejected', target: input.paymentId }, () =>
+        sandboxReject(paymentsDeps(ctx), ctx.caller, input.paymentId, { reason: input.reason }),
+      ),
     ),
 });

@@ -1,5 +1,6 @@
 import { ReturnOriginSettings, SetReturnOriginsInput } from '@pis/shared';
 import { z } from 'zod';
+import { audited } from '../observability/audit-log.ts';
 import { allowedReturnOrigins, setAllowedReturnOrigins } from '../organizations/return-origins.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
@@ -20,7 +21,11 @@ export const settingsRouter = router({
     .input(SetReturnOriginsInput)
     .output(ReturnOriginSettings)
     .mutation(async ({ ctx, input }) => {
-      const stored = await setAllowedReturnOrigins(ctx.em, ctx.caller.organizationId, input.origins);
+      const stored = await audited(
+        ctx,
+        { action: 'settings.changed', target: 'allowedReturnOrigins', details: { origins: input.origins } },
+        () => setAllowedReturnOrigins(ctx.em, ctx.caller.organizationId, input.origins),
+      );
       return { allowedReturnOrigins: stored.allowedReturnOrigins };
     }),
 });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { timelineLag } from '../observability/metrics.ts';
 import { defineJob } from './job-definition.ts';
 
 /**
@@ -70,6 +71,8 @@ export const paymentDueJob = defineJob({
       // is not due, and the sweep catches it up later.
       const group = pending.splice(0, dueCount > 0 ? dueCount : pending.length);
       await deps.catchUpPayments(group.map((item) => item.paymentId));
+      const applied = deps.clock.now().getTime();
+      for (const item of group) if (item.dueAt <= now) timelineLag.observe((applied - item.dueAt) / 1000);
     }
   },
 });

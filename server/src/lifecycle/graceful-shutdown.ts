@@ -2,12 +2,16 @@ import type { Logger } from '../logger.ts';
 
 /**
  * The shutdown's time budget. A container runtime sends SIGTERM, then SIGKILL after its grace
- * period (Docker's default: 10 s). Every timer below fits inside the one above it: each step
- * has its own budget, the steps together take at most their sum, the sum is under
- * SHUTDOWN_TIMEOUT_MS, and that is under the grace period. Before, the process gave up at 9 s
- * while pg-boss alone might wait 10 s for its handlers.
+ * period. On SIGTERM an API process first drains (SHUTDOWN_DRAIN_MS, default DEFAULT_DRAIN_MS:
+ * `/ready` answers 503 while everything is still served, see http-drain.ts), then stops. Every
+ * timer below fits inside the one above it: each step has its own budget, the steps together
+ * take at most their sum, the sum is under SHUTDOWN_TIMEOUT_MS, and the drain plus that is under
+ * the grace period our compose file and the runbook set (20 s; Docker's default is 10 s,
+ * Kubernetes' 30 s). Before, the process gave up at 9 s while pg-boss alone might wait 10 s for
+ * its handlers.
  */
-export const STOP_GRACE_PERIOD_MS = 10_000;
+export const STOP_GRACE_PERIOD_MS = 20_000;
+export const DEFAULT_DRAIN_MS = 5_000;
 export const SHUTDOWN_TIMEOUT_MS = 9_000;
 export const STEP_BUDGET_MS = {
   /** In-flight requests finish (each is already bounded by the statement timeout). */
@@ -34,11 +38,23 @@ export class GracefulShutdown {
   readonly #steps: Step[] = [];
   readonly #logger: Logger;
   readonly #timeoutMs: number;
+  readonly #drainMs: number;
+  readonly #drains: (() => void)[] = [];
   #running: Promise<void> | undefined;
 
-  constructor(logger: Logger, options: { timeoutMs?: number } = {}) {
+  /** `drainMs`: how long a SIGTERM keeps serving (not ready) before the steps run. */
+  constructor(logger: Logger, options: { timeoutMs?: number; drainMs?: number } = {}) {
     this.#logger = logger;
     this.#timeoutMs = options.timeoutMs ?? SHUTDOWN_TIMEOUT_MS;
+    this.#drainMs = options.drainMs ?? 0;
+  }
+
+  /**
+   * Something to begin when a drain starts (the HTTP drain: `/ready` says 503). A process that
+   * registers none (the worker) has nothing to drain and stops at once.
+   */
+  onDrain(begin: () => void): void {
+    this.#drains.push(begin);
   }
 
   /** Register a stop step; steps run last-added first, each given at most `budgetMs`. */
@@ -59,22 +75,34 @@ export class GracefulShutdown {
           process.exit(130);
         }
         this.#logger.info({ signal }, 'shutting down');
-        void this.run().then(() => process.exit(0));
+        // SIGTERM is how a platform or a deploy stops an instance: drain first. SIGINT is a
+        // person at a terminal (Ctrl-C): no load balancer to wait for.
+        void this.run({ drain: signal === 'SIGTERM' }).then(() => process.exit(0));
       });
     }
   }
 
-  run(): Promise<void> {
-    this.#running ??= this.#runSteps();
+  /** `drain`: begin the drains and keep serving for `drainMs` before the steps (SIGTERM). */
+  run(options: { drain?: boolean } = {}): Promise<void> {
+    this.#running ??= this.#runSteps(options.drain === true);
     return this.#running;
   }
 
-  async #runSteps(): Promise<void> {
+  async #runSteps(drain: boolean): Promise<void> {
+    const begun = performance.now();
+    const drainMs = drain && this.#drains.length > 0 ? this.#drainMs : 0;
     const timer = setTimeout(() => {
       this.#logger.error('shutdown timed out: exiting');
       process.exit(1);
-    }, this.#timeoutMs);
+    }, drainMs + this.#timeoutMs);
     timer.unref();
+    if (drainMs > 0) {
+      const started = performance.now();
+      for (const begin of this.#drains) begin();
+      this.#logger.info({ drainMs }, 'draining: not ready, still serving');
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+      this.#logger.info({ drainedMs: Math.round(performance.now() - started) }, 'drained: stopping');
+    }
     for (const step of this.#steps) {
       let overran: NodeJS.Timeout | undefined;
       const overrun = new Promise<'overran'>((resolve) => {
@@ -92,5 +120,6 @@ export class GracefulShutdown {
       }
     }
     clearTimeout(timer);
+    this.#logger.info({ shutdownMs: Math.round(performance.now() - begun) }, 'stopped');
   }
 }

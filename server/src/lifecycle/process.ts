@@ -7,9 +7,13 @@ import { type Database, openDatabase } from '../db/database.ts';
 import { startDatabaseClock } from '../db/database-clock.ts';
 import { type Notifications, startNotifications } from '../db/notifications.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { attachMetricSources } from '../observability/metrics.ts';
+import { startProcessMetrics } from '../observability/process-metrics.ts';
+import { RequestLogWriter, startRequestLogRetention } from '../observability/request-log.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
+import { HttpDrain } from './http-drain.ts';
 
 /** `clock` absent: the database's clock (what a deployment uses; see db/database-clock.ts). */
 export type PartsOptions = { config: Config; logger: Logger; clock?: Clock; runWorker: boolean };
@@ -35,6 +39,11 @@ export async function startBackgroundParts(
     },
     STEP_BUDGET_MS.database,
   );
+  await startProcessMetrics({ config, logger, orm: database.orm, runWorker: options.runWorker }, shutdown);
+  if (options.runWorker) {
+    const retention = startRequestLogRetention(database.orm, logger);
+    shutdown.add('request log retention', async () => retention.stop());
+  }
   let clock = options.clock;
   if (!clock) {
     const databaseClock = await startDatabaseClock(database.orm.em, logger);
@@ -68,7 +77,12 @@ export async function startServiceParts(
   const parts = await startBackgroundParts(options, shutdown);
   const { config, logger } = options;
   const waiters = await startPaymentWaiters(parts.notifications);
+  attachMetricSources({ waitingReads: () => waiters.waiting });
   const apiKeyCache = await startApiKeyCache(parts.notifications);
+  const drain = new HttpDrain();
+  const requestLog = new RequestLogWriter(parts.database.orm, logger);
+  // After HTTP has stopped (steps run last-added first): its last entries, then the pool.
+  shutdown.add('request log', () => requestLog.stop());
   const app = await buildApp({
     config,
     orm: parts.database.orm,
@@ -77,7 +91,12 @@ export async function startServiceParts(
     scheduler: parts.background.scheduler,
     waiters,
     apiKeyCache,
+    drain,
+    requestLog,
   });
+  // SIGTERM: not ready but serving for SHUTDOWN_DRAIN_MS; then close (waiting reads answer at
+  // once, in-flight requests finish, idle keep-alive connections close).
+  shutdown.onDrain(() => drain.begin());
   shutdown.add('http', () => app.close(), STEP_BUDGET_MS.http);
   return { ...parts, waiters, app };
 }
@@ -100,7 +119,7 @@ export async function runProcess(
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  const shutdown = new GracefulShutdown(logger);
+  const shutdown = new GracefulShutdown(logger, { drainMs: config.shutdownDrainMs });
   // Installed before anything starts, so Ctrl-C during start-up still stops the embedded cluster.
   shutdown.installSignalHandlers();
   try {

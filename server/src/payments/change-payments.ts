@@ -2,6 +2,7 @@ import type { AppError, Change, HistoryRecord, PaymentRecord } from '@pis/shared
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
+import { countTransitions } from '../observability/metrics.ts';
 import type { DuePayment, PaymentBatchScheduler, PaymentScheduler } from './payment-scheduler.ts';
 import {
   deleteClaim,
@@ -84,6 +85,8 @@ export async function changePayments(
       }),
     );
   });
+  // Counted after the commit: a transaction that failed changed nothing.
+  for (const { change } of decided) countTransitions(change.record, change.history);
   await announce(deps, decided, !('scope' in lock));
   return decided;
 }

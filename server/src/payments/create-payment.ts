@@ -13,6 +13,7 @@ import {
   toCreatedPayment,
 } from '@pis/shared';
 import { customerLink } from '../links/customer-links.ts';
+import { countCreated } from '../observability/metrics.ts';
 import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import { announcePaymentDue } from './change-payments.ts';
@@ -118,6 +119,7 @@ async function createClaimed(
   } else {
     await insertPayment(deps.em, change);
   }
+  countCreated(change.record, change.history);
   if (change.record.nextDueAt) await announcePaymentDue(deps, ids.id, change.record.nextDueAt);
   return created;
 }

@@ -27,6 +27,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trpcMaxBatchSize: 10,
     timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
     trustProxy: false,
+    shutdownDrainMs: 0,
+    metrics: undefined,
     webDistDir: '/nonexistent/web/dist',
     dataDir: '/nonexistent',
     ...overrides,

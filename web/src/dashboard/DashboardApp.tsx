@@ -6,6 +6,9 @@ import { SignOutPage } from './account/SignOutPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
 import { createDashboardQueryClient } from './api/dashboard-queries.ts';
 import { ApiKeysPage } from './api-keys/ApiKeysPage.tsx';
+import { AuditLogPage } from './logs/AuditLogPage.tsx';
+import { RequestLogEntryPage } from './logs/RequestLogEntryPage.tsx';
+import { RequestLogPage } from './logs/RequestLogPage.tsx';
 import { OverviewPage } from './overview/OverviewPage.tsx';
 import { NewPaymentPage } from './payments/NewPaymentPage.tsx';
 import { PaymentPage } from './payments/PaymentPage.tsx';
@@ -31,6 +34,9 @@ const DashboardRoutes = () => (
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="quick-start" element={<QuickStartPage />} />
         <Route path="settings" element={<SettingsPage />} />
+        <Route path="logs/requests" element={<RequestLogPage />} />
+        <Route path="logs/requests/:id" element={<RequestLogEntryPage />} />
+        <Route path="logs/audit" element={<AuditLogPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>

@@ -1,0 +1,62 @@
+/**
+ * What the request log may keep of a body: secrets and account numbers masked before anything
+ * is stored. Keys that name a secret lose their value; account numbers keep their last 4
+ * digits (what a bank statement shows); anything shaped like one of our API keys or a customer
+ * link token is cut wherever it appears (a merchant may paste one into a reference).
+ */
+
+const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authori[sz]ation|cookie|session|signature/i;
+const ACCOUNT_KEY = /account[-_]?number|^iban$|^pan$|card[-_]?number/i;
+const API_KEY = /pis_[0-9A-Za-z]{8}[0-9A-Za-z]+/g;
+/** `/pay/<token>`, `/mock-bank/<token>`: customer links carry a bearer token in the path. */
+const LINK_TOKEN = /\/(pay|mock-bank)\/[^/?#\s"]+/g;
+
+export const MASK = '[masked]';
+/** Stored bodies are cut here: the log is for reading what happened, not a second database. */
+export const MAX_BODY_CHARS = 16_384;
+
+export function maskText(text: string): string {
+  return text.replace(API_KEY, (key) => `${key.slice(0, 12)}${MASK}`).replace(LINK_TOKEN, `/$1/${MASK}`);
+}
+
+function maskAccount(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(value);
+  return text.length > 4 ? `****${text.slice(-4)}` : '****';
+}
+
+export function maskValue(value: unknown, depth = 0): unknown {
+  if (depth > 20) return MASK;
+  if (typeof value === 'string') return maskText(value);
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (SECRET_KEY.test(key)) out[key] = item === null ? null : MASK;
+      else if (ACCOUNT_KEY.test(key)) out[key] = item === null ? null : maskAccount(item);
+      else out[key] = maskValue(item, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A body as stored: JSON masked field by field, anything else masked as text; cut to
+ * MAX_BODY_CHARS. Undefined/empty stays null.
+ */
+export function maskedBody(body: unknown): string | null {
+  if (body === undefined || body === null || body === '') return null;
+  let parsed: unknown = body;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return cut(maskText(text));
+    }
+  }
+  return cut(JSON.stringify(maskValue(parsed)));
+}
+
+const cut = (text: string) =>
+  text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…(truncated)` : text;

@@ -1,0 +1,200 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Orm } from '../db/orm.ts';
+import type { Logger } from '../logger.ts';
+import { createRouteResolver } from './http-metrics.ts';
+import { maskedBody } from './masking.ts';
+import { requestLogDropped } from './metrics.ts';
+
+/**
+ * The merchant's request log (issue 20, item 4): every /api request made with one of an
+ * organization's keys, kept 30 days. Nothing is written on the request's path: the onResponse
+ * hook (after the answer went out) queues a few fields and references to the bodies; a timer
+ * masks the bodies and writes the queue in one statement per batch, resolving each key prefix
+ * to its organization in SQL (a prefix no key has is not logged: it belongs to nobody).
+ * A full queue (the database far behind) drops entries and counts them
+ * (`pis_request_log_dropped_total`) rather than growing without bound or slowing requests.
+ */
+
+export const REQUEST_LOG_RETENTION_DAYS = 30;
+const FLUSH_EVERY_MS = 1_000;
+const BATCH = 500;
+const MAX_QUEUED = 20_000;
+/** The key's prefix (not secret) from a presented key of our format. */
+const KEY = /^(pis_[0-9A-Za-z]{8})[0-9A-Za-z]{40}$/;
+
+export interface RequestLogEntry {
+  at: Date;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  keyPrefix: string;
+  requestId: string;
+  idempotencyKey: string | null;
+  requestBody: unknown;
+  responseBody: unknown;
+}
+
+export class RequestLogWriter {
+  readonly #orm: Orm;
+  readonly #logger: Logger;
+  #queue: RequestLogEntry[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+
+  constructor(orm: Orm, logger: Logger, options: { flushEveryMs?: number } = {}) {
+    this.#orm = orm;
+    this.#logger = logger;
+    this.#timer = setInterval(() => void this.flush(), options.flushEveryMs ?? FLUSH_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  add(entry: RequestLogEntry): void {
+    if (this.#queue.length >= MAX_QUEUED) {
+      requestLogDropped.inc();
+      return;
+    }
+    this.#queue.push(entry);
+  }
+
+  /** Writes what is queued (one flush at a time; a failed batch is logged and dropped). */
+  flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(async () => {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, BATCH);
+        try {
+          await writeBatch(this.#orm, batch);
+        } catch (error) {
+          requestLogDropped.inc(batch.length);
+          this.#logger.warn({ err: error, entries: batch.length }, 'request log batch not written');
+        }
+      }
+    });
+    return this.#flushing;
+  }
+
+  /** Shutdown, after HTTP stopped: the last entries go out before the pool closes. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+}
+
+async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
+  const rows = batch.map((entry) => ({
+    at: entry.at.toISOString(),
+    method: entry.method,
+    route: entry.route,
+    status: entry.status,
+    error_code: errorCodeOf(entry.status, entry.responseBody),
+    duration_ms: Math.round(entry.durationMs),
+    key_prefix: entry.keyPrefix,
+    request_id: entry.requestId,
+    idempotency_key: entry.idempotencyKey,
+    request_body: maskedBody(entry.requestBody),
+    response_body: maskedBody(entry.responseBody),
+  }));
+  await orm.em.getConnection().execute(
+    `insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
+        key_prefix, request_id, idempotency_key, request_body, response_body)
+      select k.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
+        e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
+      from json_to_recordset(?::json) as e(at timestamptz, method text, route text, status int,
+        error_code text, duration_ms int, key_prefix text, request_id text, idempotency_key text,
+        request_body text, response_body text)
+      join api_key k on k.prefix = e.key_prefix`,
+    [JSON.stringify(rows)],
+    'run',
+  );
+}
+
+/** The envelope's `error.code` of a failed answer, bounded. */
+function errorCodeOf(status: number, body: unknown): string | null {
+  if (status < 400) return null;
+  try {
+    const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : '';
+    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' && /^[A-Z0-9_]{1,60}$/.test(code) ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Deletes entries past the retention, in slices (workers, hourly). Resolves to how many went. */
+export async function purgeRequestLog(orm: Orm): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await orm.em.getConnection().execute(
+      `delete from request_log where id in (
+         select id from request_log where at < now() - make_interval(days => ?) limit 5000)`,
+      [REQUEST_LOG_RETENTION_DAYS],
+      'run',
+    );
+    const count = (deleted as { affectedRows?: number }).affectedRows ?? 0;
+    total += count;
+    if (count < 5_000) return total;
+  }
+}
+
+/** Workers purge the log hourly (and once at start); several workers purging at once is harmless. */
+export function startRequestLogRetention(orm: Orm, logger: Logger): { stop(): void } {
+  const purge = () =>
+    purgeRequestLog(orm).then(
+      (deleted) => {
+        if (deleted > 0) logger.info({ deleted }, 'request log entries past retention deleted');
+      },
+      (error: unknown) =>
+        logger.warn({ err: error }, 'request log retention did not run; trying again in an hour'),
+    );
+  void purge();
+  const timer = setInterval(purge, 60 * 60 * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * The app's part: /api requests presenting a key of our format. The response body is taken in
+ * onSend (the payload as sent, after the envelope) and the entry queued in onResponse.
+ */
+export function requestLogHooks(
+  app: FastifyInstance,
+  writer: RequestLogWriter,
+  options: { openApiDocument: () => { paths?: Record<string, unknown> | undefined } },
+): void {
+  const routeOf = createRouteResolver(options.openApiDocument);
+  const sent = new WeakMap<FastifyRequest, unknown>();
+  const prefixOf = (request: FastifyRequest): string | undefined => {
+    const key = request.headers['x-api-key'];
+    return typeof key === 'string' ? KEY.exec(key)?.[1] : undefined;
+  };
+  // The body exactly as it went out (after /api's envelope, which its own scope's onSend adds
+  // after any root hook could see it): Fastify ends a non-streamed answer with one end(payload).
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith('/api/') || !prefixOf(request)) return;
+    const raw = reply.raw;
+    const end = raw.end.bind(raw) as (...args: unknown[]) => typeof raw;
+    raw.end = ((...args: unknown[]) => {
+      const [chunk] = args;
+      if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) sent.set(request, chunk);
+      return end(...args);
+    }) as typeof raw.end;
+  });
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith('/api/')) return;
+    const keyPrefix = prefixOf(request);
+    if (!keyPrefix) return;
+    const idempotencyKey = request.headers['idempotency-key'];
+    writer.add({
+      at: new Date(Date.now() - reply.elapsedTime),
+      method: request.method.slice(0, 10),
+      route: routeOf(request),
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+      keyPrefix,
+      requestId: request.id.slice(0, 128),
+      idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, 255) : null,
+      requestBody: request.body,
+      responseBody: sent.get(request),
+    });
+  });
+}
