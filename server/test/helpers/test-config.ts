@@ -29,6 +29,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     webDistDir: '/nonexistent/web/dist',
     dataDir: '/nonexistent',
+    obieConnections: [],
     ...overrides,
   };
 }

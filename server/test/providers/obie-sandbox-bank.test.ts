@@ -1,0 +1,150 @@
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
+import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
+import { ObieAuthorization, Payment } from '../../src/db/entities/index.ts';
+import { expectFailure } from '../helpers/expect-envelope.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { createTestDatabase } from '../helpers/test-database.ts';
+import {
+  created,
+  createPayment,
+  paymentBody,
+  post,
+  readPayment,
+  statuses,
+} from '../payments/payment-fixtures.ts';
+
+/**
+ * The `obie` provider against the real sandbox bank (its own database, free ports, fresh keys),
+ * the customer at the bank's pages without a browser (sandbox-bank/test/support/customer.ts),
+ * back through our callback.
+ */
+const PUBLIC_BASE_URL = 'http://localhost:3000';
+const CALLBACK = `${PUBLIC_BASE_URL}/providers/obie/callback`;
+const BANK_ID = 'obie-sandbox-bank';
+
+const bankDatabase = await createTestDatabase();
+const bank = await startTestBank({ databaseUrl: bankDatabase.url, redirectUris: [CALLBACK], stepMs: 200 });
+afterAll(async () => {
+  await bank.stop();
+  await bankDatabase.drop();
+});
+
+const { app, factories, orm } = await createTestApp({
+  config: {
+    publicBaseUrl: PUBLIC_BASE_URL,
+    obieConnections: [
+      { bankId: BANK_ID, name: 'Sandbox Bank', clientFile: path.join(bank.dataDir, 'client.json') },
+    ],
+  },
+});
+const merchant = await factories.createMerchant();
+await factories.approveProvider(merchant.organizationId, 'obie');
+const { headers } = merchant;
+const notApproved = await factories.createMerchant();
+
+const obiePayment = (overrides: Record<string, unknown> = {}) =>
+  created(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID, ...overrides }));
+
+/** Our callback as the customer's browser reaches it (path and query of the bank's redirect). */
+async function backAtCallback(bankRedirect: string) {
+  const url = new URL(bankRedirect);
+  return app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+}
+
+const sync = (paymentId: string) => post(app, headers, `/api/payments/${paymentId}/sync`);
+
+describe('obie through the sandbox bank', () => {
+  test('API_ONLY: consent, authorization at the bank, callback, payment, statuses to COMPLETED', async () => {
+    const payment = await obiePayment();
+    expect(payment).toMatchObject({ status: 'AUTHORIZING', provider: 'obie', bankId: BANK_ID });
+    const authorizationUrl = new URL(payment.redirectUrl as string);
+    expect(authorizationUrl.searchParams.get('request_uri')).toMatch(/^urn:/);
+
+    const redirect = await customerAt(authorizationUrl, CALLBACK, { action: 'approve' });
+    const back = await backAtCallback(redirect);
+    expect(back.statusCode).toBe(303);
+    const merchantReturn = new URL(back.headers.location as string);
+    expect(merchantReturn.origin).toBe('https://shop.example');
+    expect(merchantReturn.searchParams.get('paymentId')).toBe(payment.paymentId);
+    expect(['SUBMITTED', 'ACCEPTED', 'COMPLETED']).toContain(merchantReturn.searchParams.get('status'));
+
+    const stored = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
+    expect(stored.consentStatus).toBe('COND');
+    expect(stored.bankStatus).not.toBeNull();
+
+    const done = await until(async () => {
+      await sync(payment.paymentId);
+      const read = await readPayment(app, headers, payment.paymentId);
+      return read.status === 'COMPLETED' ? read : undefined;
+    });
+    expect(done.isoStatus.code).toBe('ACSC');
+    expect(statuses(done)).toEqual(['PENDING', 'AUTHORIZING', ...statuses(done).slice(2)]);
+    expect(statuses(done).at(-1)).toBe('COMPLETED');
+    const final = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
+    expect(final.bankStatus).toBe('ACSC');
+  });
+
+  test('the customer rejects at the bank: FAILED / RJCT / CUST', async () => {
+    const payment = await obiePayment();
+    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, { action: 'reject' });
+    const back = await backAtCallback(redirect);
+    expect(back.statusCode).toBe(303);
+    expect(new URL(back.headers.location as string).searchParams.get('status')).toBe('FAILED');
+    const read = await readPayment(app, headers, payment.paymentId);
+    expect(read).toMatchObject({ status: 'FAILED', isoStatus: { code: 'RJCT', reason: { code: 'CUST' } } });
+  });
+
+  test('more than the balance: FAILED / RJCT / AM04 with the reason as error', async () => {
+    const payment = await obiePayment({ amount: { value: '300.00', currency: 'GBP' } });
+    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+      action: 'approve',
+      account: 'acc-savings',
+    });
+    expect((await backAtCallback(redirect)).statusCode).toBe(303);
+    const failed = await until(async () => {
+      await sync(payment.paymentId);
+      const read = await readPayment(app, headers, payment.paymentId);
+      return read.status === 'FAILED' ? read : undefined;
+    });
+    expect(failed).toMatchObject({
+      isoStatus: { code: 'RJCT', reason: { code: 'AM04' } },
+      error: { code: 'AM04' },
+    });
+  });
+
+  test('a replayed callback changes nothing and shows a page; a forged one too', async () => {
+    const payment = await obiePayment();
+    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+      action: 'approve',
+    });
+    expect((await backAtCallback(redirect)).statusCode).toBe(303);
+    const before = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+
+    const replay = await backAtCallback(redirect);
+    expect(replay.statusCode).toBe(400);
+    expect(replay.headers['content-type']).toContain('text/html');
+    const after = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    expect(after.bankPaymentId).toBe(before.bankPaymentId);
+
+    const url = new URL(redirect);
+    const [header, body] = (url.searchParams.get('response') as string).split('.');
+    url.searchParams.set('response', `${header}.${body}.${'A'.repeat(342)}`);
+    const forged = await backAtCallback(url.href);
+    expect(forged.statusCode).toBe(400);
+
+    const junk = await app.inject({ method: 'GET', url: '/providers/obie/callback?response=garbage' });
+    expect(junk.statusCode).toBe(400);
+  });
+
+  test('obie not approved: 403 PROVIDER_NOT_APPROVED, nothing stored', async () => {
+    const before = await orm.em.fork().count(Payment, {});
+    const error = expectFailure(
+      await createPayment(app, notApproved.headers, paymentBody({ provider: 'obie', bankId: BANK_ID })),
+      403,
+    );
+    expect(error.code).toBe('PROVIDER_NOT_APPROVED');
+    expect(await orm.em.fork().count(Payment, {})).toBe(before);
+  });
+});
