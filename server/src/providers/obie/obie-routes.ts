@@ -5,6 +5,7 @@ import type { Logger } from '../../logger.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
 import type { PaymentsDeps } from '../../payments/payments-deps.ts';
+import { startPolling } from '../../payments/poll-provider.ts';
 import { refreshPayment } from '../../payments/refresh-payment.ts';
 import type { ObieProvider } from './obie-provider.ts';
 
@@ -65,6 +66,7 @@ export async function obieRoutes(app: FastifyInstance, options: { services: AppS
       },
     );
     const { record } = applied;
+    await startPolling(deps(request.log as Logger), record.id);
     const target = merchantReturnUrl(record.returnUrl, record.id, record.status);
     if (target) return reply.redirect(target, 303);
     return page(
