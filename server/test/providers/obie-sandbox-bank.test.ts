@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, Payment } from '../../src/db/entities/index.ts';
-import { expectFailure } from '../helpers/expect-envelope.ts';
+import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
 import {
@@ -13,6 +13,9 @@ import {
   post,
   readPayment,
   statuses,
+  tokenOf,
+  trpcData,
+  trpcMutation,
 } from '../payments/payment-fixtures.ts';
 
 /**
@@ -146,5 +149,84 @@ describe('obie through the sandbox bank', () => {
     );
     expect(error.code).toBe('PROVIDER_NOT_APPROVED');
     expect(await orm.em.fork().count(Payment, {})).toBe(before);
+  });
+
+  test('HOSTED_PAGES: the picker lists the sandbox bank, choosing it starts the consent, the payment completes', async () => {
+    const payment = await obiePayment({ flowType: 'HOSTED_PAGES', bankId: undefined });
+    expect(payment.status).toBe('PENDING');
+    const token = tokenOf(payment.redirectUrl);
+    const banks = trpcData<{ banks: { id: string }[] }>(
+      await app.inject({
+        method: 'GET',
+        url: `/trpc/pages.hostedBanks?input=${encodeURIComponent(JSON.stringify({ token, country: 'GB' }))}`,
+      }),
+    );
+    expect(banks.banks.map((bank) => bank.id)).toEqual([BANK_ID]);
+    const choice = trpcData<{ redirectUrl: string }>(
+      await trpcMutation(app, 'pages.chooseBank', { token, bankId: BANK_ID }),
+    );
+    const redirect = await customerAt(new URL(choice.redirectUrl), CALLBACK, { action: 'approve' });
+    const back = await backAtCallback(redirect);
+    expect(back.statusCode).toBe(303);
+    await until(async () => {
+      await sync(payment.paymentId);
+      return (await readPayment(app, headers, payment.paymentId)).status === 'COMPLETED';
+    });
+  });
+
+  test('EMBEDDED_HOSTED_PAGES: the merchant chose the bank, the page confirms it', async () => {
+    const payment = await obiePayment({ flowType: 'EMBEDDED_HOSTED_PAGES' });
+    const choice = trpcData<{ redirectUrl: string }>(
+      await trpcMutation(app, 'pages.chooseBank', { token: tokenOf(payment.redirectUrl), bankId: BANK_ID }),
+    );
+    expect(new URL(choice.redirectUrl).searchParams.get('request_uri')).toMatch(/^urn:/);
+    expect((await readPayment(app, headers, payment.paymentId)).status).toBe('AUTHORIZING');
+  });
+
+  test('API_ONLY with obie and no bankId: 400 VALIDATION_FAILED naming bankId, nothing stored', async () => {
+    const before = await orm.em.fork().count(Payment, {});
+    const error = expectFailure(await createPayment(app, headers, paymentBody({ provider: 'obie' })), 400);
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(JSON.stringify(error.details)).toContain('bankId');
+    expect(await orm.em.fork().count(Payment, {})).toBe(before);
+  });
+
+  test('providers and banks list obie once approved, with providerSupport and recommendedProvider', async () => {
+    const providers = expectSuccess<{ providers: { id: string }[] }>(
+      await app.inject({ method: 'GET', url: '/api/payments/providers', headers }),
+    );
+    expect(providers.providers.map((provider) => provider.id)).toEqual(['mock', 'obie']);
+    const bankProviders = expectSuccess<{ providers: string[] }>(
+      await app.inject({ method: 'GET', url: '/api/banks/providers', headers }),
+    );
+    expect(bankProviders.providers).toEqual(['mock', 'obie']);
+    const banks = expectSuccess<{ banks: Record<string, unknown>[] }>(
+      await app.inject({ method: 'GET', url: '/api/banks?provider=obie', headers }),
+    );
+    expect(banks.banks).toEqual([
+      expect.objectContaining({
+        id: BANK_ID,
+        providerSupport: [{ provider: 'obie', supportedPaymentMethods: ['FASTER_PAYMENTS'] }],
+        recommendedProvider: 'obie',
+      }),
+    ]);
+    const notApprovedBanks = expectSuccess<{ banks: unknown[] }>(
+      await app.inject({ method: 'GET', url: '/api/banks?provider=obie', headers: notApproved.headers }),
+    );
+    expect(notApprovedBanks.banks).toEqual([]);
+  });
+});
+
+describe('obie approved but no connection configured', () => {
+  test('503 PROVIDER_NOT_CONFIGURED, nothing stored', async () => {
+    const bare = await createTestApp();
+    const approved = await bare.factories.createMerchant();
+    await bare.factories.approveProvider(approved.organizationId, 'obie');
+    const error = expectFailure(
+      await createPayment(bare.app, approved.headers, paymentBody({ provider: 'obie', bankId: BANK_ID })),
+      503,
+    );
+    expect(error.code).toBe('PROVIDER_NOT_CONFIGURED');
+    expect(await bare.orm.em.fork().count(Payment, {})).toBe(0);
   });
 });
