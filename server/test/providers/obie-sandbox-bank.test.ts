@@ -3,6 +3,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, Payment } from '../../src/db/entities/index.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { loadPayment } from '../../src/payments/load-payment.ts';
+import { createObieProvider } from '../../src/providers/obie/obie-provider.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
@@ -34,12 +37,13 @@ afterAll(async () => {
   await bankDatabase.drop();
 });
 
+const CONNECTIONS = [
+  { bankId: BANK_ID, name: 'Sandbox Bank', clientFile: path.join(bank.dataDir, 'client.json') },
+];
 const { app, factories, orm } = await createTestApp({
   config: {
     publicBaseUrl: PUBLIC_BASE_URL,
-    obieConnections: [
-      { bankId: BANK_ID, name: 'Sandbox Bank', clientFile: path.join(bank.dataDir, 'client.json') },
-    ],
+    obieConnections: CONNECTIONS,
   },
 });
 const merchant = await factories.createMerchant();
@@ -214,6 +218,25 @@ describe('obie through the sandbox bank', () => {
       await app.inject({ method: 'GET', url: '/api/banks?provider=obie', headers: notApproved.headers }),
     );
     expect(notApprovedBanks.banks).toEqual([]);
+  });
+});
+
+describe('lost answers are found again by idempotency key', () => {
+  test('a start repeated for the same payment gets the same consent at the bank, not a second one', async () => {
+    const payment = await obiePayment();
+    const first = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    const { record } = await loadPayment(orm.em, { paymentId: payment.paymentId });
+    // As the reconcile job or a retried bank choice would: the same payment started again.
+    const obie = createObieProvider(CONNECTIONS, orm, silentLogger());
+    try {
+      await obie.startPayment(record, new Date());
+    } finally {
+      await obie.close();
+    }
+    const again = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    expect(again.consentId).toBe(first.consentId);
+    // A fresh authorization request (state) for the same consent: the old one is void.
+    expect(again.state).not.toBe(first.state);
   });
 });
 
