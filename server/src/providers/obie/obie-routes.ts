@@ -68,7 +68,10 @@ export async function obieRoutes(app: FastifyInstance, options: { services: AppS
     const { record } = applied;
     await startPolling(deps(request.log as Logger), record.id);
     const target = merchantReturnUrl(record.returnUrl, record.id, record.status);
-    if (target) return reply.redirect(target, 303);
+    // Not a 303: the customer arrives here at the end of a redirect chain that began with the
+    // bank's form post, and browsers hold that whole chain to the bank's CSP form-action (which
+    // names us, never the merchant). A page that moves on by itself leaves the chain behind.
+    if (target) return onwardPage(reply, target);
     return page(
       reply,
       200,
@@ -121,5 +124,18 @@ function page(reply: FastifyReply, status: number, title: string, text: string) 
     .header('cache-control', 'no-store')
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${html(title)}</title></head><body><main><h1>${html(title)}</h1><p>${html(text)}</p></main></body></html>`,
+    );
+}
+
+/** "Returning to the shop": moves on at once (Refresh header and meta refresh), with a link. */
+function onwardPage(reply: FastifyReply, target: string) {
+  const html = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .code(200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('refresh', `0; url=${target}`)
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${html(target)}"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Returning to the shop</title></head><body><main><h1>Returning to the shop</h1><p><a href="${html(target)}">Continue to the shop</a></p></main></body></html>`,
     );
 }
