@@ -29,6 +29,7 @@ import { type RequestLogWriter, requestLogHooks } from './observability/request-
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
+import { obieRoutes } from './providers/obie/obie-routes.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
 import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
@@ -61,7 +62,7 @@ export interface BuildAppOptions
  * Every answer: x-request-id and the security headers (http/security-headers.ts).
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const providers = options.providers ?? defaultProviderRegistry(options.config);
+  const providers = options.providers ?? defaultProviderRegistry(options.config, options.orm, options.logger);
   const services: AppServices = {
     config: options.config,
     orm: options.orm,
@@ -142,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(healthRoutes, { orm: options.orm });
   await app.register(bankLogoRoutes);
+  await app.register(obieRoutes, { services });
   await webApp(app, { distDir: options.config.webDistDir });
   return app;
 }

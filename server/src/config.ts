@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -87,6 +87,16 @@ const EnvSchema = z.object({
    * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
    * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
    */
+  /**
+   * The `obie` provider's sandbox bank connection: the bank's `client.json` (default
+   * `$SANDBOX_BANK_DATA_DIR/client.json`, else `.data/sandbox-bank/client.json`, which the sandbox
+   * bank writes on every start). `OBIE=off` configures no obie connection at all.
+   */
+  OBIE: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
+  OBIE_SANDBOX_CLIENT_FILE: optional(z.string()),
+  SANDBOX_BANK_DATA_DIR: optional(z.string()),
+  /** Set by the root `npm start` when it starts the sandbox bank beside the service. */
+  SANDBOX_BANK_STARTED_BESIDE: optional(z.string()),
   TRUST_PROXY: optional(
     z
       .string()
@@ -161,6 +171,73 @@ export interface Config {
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
   dataDir: string;
+  /** The `obie` provider's bank connections, one per ASPSP (an empty list: obie is not configured). */
+  obieConnections: ObieConnectionConfig[];
+}
+
+/**
+ * One ASPSP connection of the `obie` provider. `clientFile` is read (with `readObieClient`) when
+ * the adapter first connects, not at start: the sandbox bank started beside the service by
+ * `npm start` rewrites it on its own start, which may finish after ours.
+ */
+export interface ObieConnectionConfig {
+  /** Our bank id (GET /banks) for this ASPSP. */
+  bankId: string;
+  name: string;
+  clientFile: string;
+}
+
+const ObieClientSchema = z.object({
+  issuer: z.url(),
+  apiBase: z.url(),
+  standardVersion: z.string(),
+  clientId: z.string().min(1),
+  redirectUris: z.array(z.url()).min(1),
+  signingKey: z.object({
+    kid: z.string().min(1),
+    alg: z.literal('PS256'),
+    privateJwk: z.record(z.string(), z.unknown()),
+  }),
+  bankSigningKeys: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }),
+  transport: z.object({
+    certificatePem: z.string().min(1),
+    privateKeyPem: z.string().min(1),
+    caCertificatePem: z.string().min(1),
+  }),
+});
+/** An ASPSP connection's client configuration (the sandbox bank's client.json format). */
+export type ObieClient = z.infer<typeof ObieClientSchema>;
+
+/** Reads and checks a connection's client file; the error names the file, never its content. */
+export function readObieClient(file: string): ObieClient {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`obie connection: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  const parsed = ObieClientSchema.safeParse(JSON.parse(raw));
+  if (!parsed.success) {
+    throw new ConfigError(
+      `obie connection: ${file} is not a client configuration (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')})`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The sandbox bank's connection, when there is one to use: its client file exists, or the bank
+ * is being started beside the service (root `npm start`, SANDBOX_BANK not off) and writes it.
+ */
+function obieConnectionsOf(e: z.infer<typeof EnvSchema>, dataDir: string): ObieConnectionConfig[] {
+  if (e.OBIE === 'off') return [];
+  const clientFile = path.resolve(
+    e.OBIE_SANDBOX_CLIENT_FILE ??
+      path.join(e.SANDBOX_BANK_DATA_DIR ?? path.join(dataDir, 'sandbox-bank'), 'client.json'),
+  );
+  const bankStartsBeside = e.SANDBOX_BANK_STARTED_BESIDE === '1';
+  if (!existsSync(clientFile) && !bankStartsBeside) return [];
+  return [{ bankId: 'obie-sandbox-bank', name: 'Sandbox Bank (Open Banking)', clientFile }];
 }
 
 export class ConfigError extends Error {
@@ -233,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
         : { host: e.METRICS_HOST ?? '127.0.0.1', port: e.METRICS_PORT },
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     dataDir,
+    obieConnections: obieConnectionsOf(e, dataDir),
   };
 }
 

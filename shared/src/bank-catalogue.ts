@@ -12,6 +12,8 @@ export type MockBankDefinition = {
   active: boolean;
   features: { accountAccess: boolean; accountBalance: boolean; transactions: boolean; payments: boolean };
   brandColor: string;
+  /** Providers that reach this bank (providerSupport); the Mock bank's when absent. */
+  providers?: readonly string[];
 };
 
 const UK = ['FASTER_PAYMENTS'];
@@ -128,3 +130,23 @@ export const MOCK_BANK_CATALOGUE: readonly MockBankDefinition[] = Object.entries
       }),
     ),
 );
+
+/**
+ * Banks reached through the `obie` provider (UK Open Banking): one per ASPSP connection the
+ * service can have. Today the practice bank in `sandbox-bank/`; a real bank is one more entry
+ * here and one more connection in the configuration.
+ */
+export const OBIE_BANK_CATALOGUE: readonly MockBankDefinition[] = [
+  {
+    id: 'obie-sandbox-bank',
+    uuid: stableUuid('obie-sandbox-bank'),
+    name: 'Sandbox Bank (Open Banking)',
+    displayName: 'Sandbox Bank',
+    country: 'GB',
+    paymentMethods: UK,
+    active: true,
+    features: PAYMENTS_ONLY,
+    brandColor: '#047857',
+    providers: ['obie'],
+  },
+];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MOCK_BANK_CATALOGUE, type MockBankDefinition } from './bank-catalogue.ts';
+import { MOCK_BANK_CATALOGUE, type MockBankDefinition, OBIE_BANK_CATALOGUE } from './bank-catalogue.ts';
+import { OBIE_PROVIDER } from './obie-statuses.ts';
 import { BankId } from './payments.ts';
 import { MOCK_PROVIDER, queryInteger } from './primitives.ts';
 
@@ -77,11 +78,18 @@ export type ProviderEntry = z.infer<typeof ProviderEntry>;
 export const ProvidersList = z.object({ providers: z.array(ProviderEntry) }).meta({ id: 'ProvidersList' });
 
 /** Display names of providers the service knows; an approved code without one shows its code. */
-const PROVIDER_NAMES: Record<string, string> = { [MOCK_PROVIDER]: 'Mock bank' };
+const PROVIDER_NAMES: Record<string, string> = {
+  [MOCK_PROVIDER]: 'Mock bank',
+  [OBIE_PROVIDER]: 'UK Open Banking',
+};
 
-/** Providers whose banks a caller sees: approved ones that have a catalogue (today: mock). */
+/** Providers whose banks a caller sees: approved ones that have a catalogue (mock, obie). */
 export const bankProviders = (approvedProviders: readonly string[]): string[] =>
-  [MOCK_PROVIDER].filter((code) => code === MOCK_PROVIDER || approvedProviders.includes(code));
+  [MOCK_PROVIDER, OBIE_PROVIDER].filter((code) => code === MOCK_PROVIDER || approvedProviders.includes(code));
+
+/** The providers that reach a bank (its `providerSupport`), among those the caller sees. */
+const providersOf = (definition: MockBankDefinition, visible: readonly string[]) =>
+  (definition.providers ?? [MOCK_PROVIDER]).filter((code) => visible.includes(code));
 
 /** Providers the organization may create payments with, among those the service can serve. */
 export const paymentProviders = (usableProviders: readonly string[]): ProviderEntry[] =>
@@ -101,7 +109,7 @@ export type BankContext = {
 };
 
 const toBank = (definition: MockBankDefinition, context: BankContext): Bank => {
-  const providers = bankProviders(context.approvedProviders);
+  const providers = providersOf(definition, bankProviders(context.approvedProviders));
   return {
     id: definition.id,
     uuid: definition.uuid,
@@ -120,10 +128,18 @@ const toBank = (definition: MockBankDefinition, context: BankContext): Bank => {
   };
 };
 
-const visibleDefinitions = (context: BankContext, provider?: string) =>
-  bankProviders(context.approvedProviders).includes(provider ?? MOCK_PROVIDER)
-    ? (context.catalogue ?? MOCK_BANK_CATALOGUE)
-    : [];
+/**
+ * The banks the caller sees: those reached by a provider it sees (the Mock bank's always), or by
+ * `provider` alone when given. `catalogue` replaces the Mock bank's banks only.
+ */
+const visibleDefinitions = (context: BankContext, provider?: string) => {
+  const visible = bankProviders(context.approvedProviders);
+  if (provider !== undefined && !visible.includes(provider)) return [];
+  const wanted = provider === undefined ? visible : [provider];
+  return [...(context.catalogue ?? MOCK_BANK_CATALOGUE), ...OBIE_BANK_CATALOGUE].filter(
+    (definition) => providersOf(definition, wanted).length > 0,
+  );
+};
 
 /** Filter, order by name and paginate the banks the caller may see. */
 export const listBanks = (filters: ListBanksFilters, context: BankContext): BankList => {
@@ -161,4 +177,4 @@ export const bankCountries = (context: BankContext): string[] => [
   ...new Set(visibleDefinitions(context).map((bank) => bank.country)),
 ];
 
-export { MOCK_BANK_CATALOGUE, type MockBankDefinition };
+export { MOCK_BANK_CATALOGUE, type MockBankDefinition, OBIE_BANK_CATALOGUE };

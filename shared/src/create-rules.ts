@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Bank, type BankContext, findBank } from './banks.ts';
 import { AppError, validationFailed } from './errors.ts';
+import { OBIE_PROVIDER } from './obie-statuses.ts';
 import type { CreatePaymentCommand } from './payments.ts';
 import { MOCK_PROVIDER } from './primitives.ts';
 
@@ -101,6 +102,15 @@ export const checkCreateRules = (command: CreatePaymentCommand, context: CreateR
       'HOSTED_PAGES_NOT_CONFIGURED',
       'Hosted payment pages cannot be used right now; create the payment with flowType API_ONLY',
     );
+  }
+  if (command.provider === OBIE_PROVIDER && command.flowType === 'API_ONLY' && !command.bankId) {
+    // A real provider reaches many banks, and API_ONLY has no page to choose one on.
+    throw validationFailed([
+      {
+        field: 'bankId',
+        message: `is required with provider ${OBIE_PROVIDER} and flowType API_ONLY (see GET /api/banks)`,
+      },
+    ]);
   }
   if (command.bankId) reachableBank(command.bankId, command.provider, context);
 };

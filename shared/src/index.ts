@@ -8,6 +8,7 @@ export * from './json-input.ts';
 export * from './lifecycle.ts';
 export * from './live-reads.ts';
 export * from './mock-bank.ts';
+export * from './obie-statuses.ts';
 export * from './pages.ts';
 export * from './payments.ts';
 export * from './presenters.ts';

@@ -6,6 +6,7 @@ import {
   type ResolvedTiming,
   timelineFor,
 } from './mock-bank.ts';
+import { type ObieFacts, obieTarget } from './obie-statuses.ts';
 import type { CreatePaymentCommand, FlowType, PaymentError } from './payments.ts';
 import type { Account, Amount, Reference } from './primitives.ts';
 import {
@@ -54,6 +55,10 @@ export type PaymentRecord = {
   completedAt: Date | null;
   /** When the payment next changes by itself (a timeline step or expiry); null once finished. */
   nextDueAt: Date | null;
+  /** A real provider's consent status as its bank last reported it (obie: AWAU, AUTH, COND, RJCT). */
+  consentStatus: string | null;
+  /** A real provider's payment status as its bank last reported it (obie: RCVD ... ACSC, RJCT). */
+  bankStatus: string | null;
 };
 
 export type HistoryRecord = {
@@ -115,6 +120,8 @@ const move = (
 /** The next moment this payment changes by itself: its next timeline step, else its expiry. */
 const withNextDue = (record: PaymentRecord): PaymentRecord => {
   if (isTerminal(record.status)) return { ...record, nextDueAt: null };
+  // Approved at a real bank: the bank's statuses move it from here, our expiry no longer applies.
+  if (record.approvedAt && !record.timing) return { ...record, nextDueAt: null };
   if (record.approvedAt && record.timing) {
     const approvedAt = record.approvedAt.getTime();
     const reached = timelineFor(record.timing).findIndex((step) => step.iso === record.isoCode);
@@ -160,6 +167,8 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
     expiresAt: new Date(now.getTime() + PAYMENT_LIFETIME_MS),
     completedAt: null,
     nextDueAt: null,
+    consentStatus: null,
+    bankStatus: null,
   };
   const entry: HistoryRecord = {
     status: 'PENDING',
@@ -204,7 +213,7 @@ export const catchUp = (record: PaymentRecord, now: Date): Change => {
     }
     return change;
   }
-  if (now.getTime() >= record.expiresAt.getTime()) {
+  if (!record.approvedAt && now.getTime() >= record.expiresAt.getTime()) {
     change = move(
       change,
       {
@@ -266,6 +275,39 @@ export const reject = (record: PaymentRecord, reason: RejectReason, now: Date): 
     ...failed,
     record: { ...failed.record, error: { code: reason, message: REJECTION_MESSAGES[reason] } },
   };
+};
+
+/**
+ * A real bank's news (obie: its consent and payment statuses, mapped in obie-statuses.ts): the
+ * facts are kept as reported, and the payment moves to what they mean only when that is a step
+ * forward. A status the bank reports out of order never moves a payment backwards, and a
+ * finished payment never changes. A consent the customer authorised counts as approved, so our
+ * 24-hour expiry stops applying to it.
+ */
+export const reportFromBank = (record: PaymentRecord, facts: ObieFacts, now: Date): Change => {
+  const current = catchUp(record, now);
+  if (isTerminal(current.record.status)) return current;
+  const withFacts: Change = {
+    ...current,
+    record: {
+      ...current.record,
+      consentStatus: facts.consentStatus ?? current.record.consentStatus,
+      bankStatus: facts.bankStatus ?? current.record.bankStatus,
+    },
+  };
+  const target = obieTarget(facts);
+  if (!target) return withFacts;
+  const status = serviceStatusOf(target.iso, target.reason);
+  if (!canTransition(withFacts.record.status, status)) return withFacts;
+  const approved =
+    target.iso !== 'PDNG' && target.iso !== 'RJCT' && !withFacts.record.approvedAt
+      ? { ...withFacts, record: { ...withFacts.record, approvedAt: now } }
+      : withFacts;
+  const moved = move(approved, { ...target, provider: record.provider }, now, now);
+  if (target.iso !== 'RJCT') return moved;
+  const reason = target.reason ?? 'NARR';
+  const message = reason === 'NARR' ? target.details : REJECTION_MESSAGES[reason as RejectReason];
+  return { ...moved, record: { ...moved.record, error: { code: reason, message } } };
 };
 
 /** The merchant cancels an unfinished payment: CANCELLED / CANC / CUST. */

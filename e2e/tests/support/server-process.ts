@@ -23,11 +23,13 @@ export interface RunningServer {
  * Starts the service the way `npm start` does (server workspace `start` script), on a random
  * port with its own embedded Postgres in a temporary folder, and waits until it answers.
  */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer(
+  options: { port?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pis-e2e-'));
   // Postgres runs as the `postgres` user when we are root: it must reach the data folder.
   chmodSync(dir, 0o755);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const linkSigningSecret = randomBytes(32).toString('base64url');
   const env: NodeJS.ProcessEnv = {
@@ -40,6 +42,9 @@ export async function startServer(): Promise<RunningServer> {
     EMBEDDED_PG_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
     RUN_WORKER: 'true',
+    // The obie flows pass their own sandbox bank's client file; the rest run without obie.
+    OBIE: 'off',
+    ...options.env,
   };
   delete env.DATABASE_URL;
 
@@ -99,7 +104,7 @@ async function waitUntilReady(baseUrl: string, child: ChildProcess): Promise<voi
 }
 
 /** SIGTERM to the group (graceful: the server stops its embedded Postgres), SIGKILL if it hangs. */
-async function stopProcessGroup(child: ChildProcess): Promise<void> {
+export async function stopProcessGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const signal = (name: NodeJS.Signals) => {

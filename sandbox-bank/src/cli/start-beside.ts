@@ -14,8 +14,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const bankOn = sandboxBankWanted();
 let stopping = false;
 
+// The service configures its `obie` connection from the bank's client.json even when the bank
+// writes it after the service started.
 const start = (cwd: string) =>
-  spawn(process.execPath, ['src/main.ts'], { cwd: path.join(root, cwd), stdio: 'inherit', detached: true });
+  spawn(process.execPath, ['src/main.ts'], {
+    cwd: path.join(root, cwd),
+    stdio: 'inherit',
+    detached: true,
+    env: bankOn ? { ...process.env, SANDBOX_BANK_STARTED_BESIDE: '1' } : process.env,
+  });
 
 const service = start('server');
 const bank: ChildProcess | undefined = bankOn ? start('sandbox-bank') : undefined;

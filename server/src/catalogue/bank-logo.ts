@@ -1,4 +1,4 @@
-import { MOCK_BANK_CATALOGUE, type MockBankDefinition } from '@pis/shared';
+import { MOCK_BANK_CATALOGUE, type MockBankDefinition, OBIE_BANK_CATALOGUE } from '@pis/shared';
 import type { FastifyInstance } from 'fastify';
 
 const FILLER = new Set([
@@ -37,7 +37,9 @@ export function bankLogoSvg(bank: MockBankDefinition): string {
   )}</text></svg>`;
 }
 
-const LOGOS = new Map(MOCK_BANK_CATALOGUE.map((bank) => [`${bank.id}.svg`, bankLogoSvg(bank)]));
+const LOGOS = new Map(
+  [...MOCK_BANK_CATALOGUE, ...OBIE_BANK_CATALOGUE].map((bank) => [`${bank.id}.svg`, bankLogoSvg(bank)]),
+);
 
 /**
  * `/bank-logos/<bankId>.svg`, public like any image a page embeds (a logo reveals nothing an

@@ -24,6 +24,8 @@ export interface JobDeps {
    * resolves to how many could not be settled yet.
    */
   reconcileProviderClaims(): Promise<{ open: number }>;
+  /** Reads a payment at a real provider and queues its next poll (payments/poll-provider.ts). */
+  pollProviderPayment?(paymentId: string, attempt: number): Promise<void>;
   /** Deletes Idempotency-Keys past their 24 h; resolves to how many went. */
   purgeExpiredIdempotencyKeys(now: Date): Promise<number>;
   /** Deletes rate-limit windows that have ended; resolves to how many went. */

@@ -3,6 +3,7 @@ import type { DuePayment, PaymentBatchScheduler } from '../payments/payment-sche
 import type { JobQueue } from './job-queue.ts';
 import { PAYMENT_DUE_LEAD_MS, paymentDueJob } from './payment-due-job.ts';
 import { providerClaimJob } from './provider-claim-job.ts';
+import { providerPollJob } from './provider-poll-job.ts';
 
 /**
  * Due times further away than this get no job; the sweep (every few seconds) catches them up.
@@ -35,6 +36,13 @@ export function createPgBossPaymentScheduler(queue: JobQueue, clock: Clock): Pay
     paymentDue: (paymentId, dueAt) => paymentsDue([{ paymentId, dueAt }]),
     providerClaimDue: async (paymentId, dueAt) => {
       await queue.send(providerClaimJob, { paymentId }, { startAfter: dueAt });
+    },
+    providerPollDue: async (paymentId, attempt, dueAt) => {
+      await queue.send(
+        providerPollJob,
+        { paymentId, attempt },
+        { startAfter: dueAt, singletonKey: `${paymentId}#${attempt}` },
+      );
     },
   };
 }

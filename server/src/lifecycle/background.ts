@@ -9,6 +9,7 @@ import type { Logger } from '../logger.ts';
 import { catchUpDuePayments, catchUpPayments, findDuePaymentIds } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+import { pollProviderPayment } from '../payments/poll-provider.ts';
 import { reconcileProviderClaims } from '../payments/provider-claims.ts';
 import { defaultProviderRegistry } from '../providers/default-providers.ts';
 import { purgeRateLimitWindows } from '../rate-limits/rate-limit-store.ts';
@@ -49,6 +50,11 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
   try {
     if (deps.runWorker) {
       const catchUp = { em: deps.orm.em, clock: deps.clock, scheduler, logger };
+      const providerDeps = {
+        ...catchUp,
+        config: deps.config,
+        providers: defaultProviderRegistry(deps.config, deps.orm, logger),
+      };
       worker = await startWorker(queue, {
         clock: deps.clock,
         logger,
@@ -56,12 +62,8 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         catchUpDuePayments: (limit) => catchUpDuePayments(catchUp, limit),
         findDuePaymentIds: (now, limit) => findDuePaymentIds(deps.orm.em, now, limit),
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(deps.orm.em, now),
-        reconcileProviderClaims: () =>
-          reconcileProviderClaims({
-            ...catchUp,
-            config: deps.config,
-            providers: defaultProviderRegistry(deps.config),
-          }),
+        reconcileProviderClaims: () => reconcileProviderClaims(providerDeps),
+        pollProviderPayment: (paymentId, attempt) => pollProviderPayment(providerDeps, paymentId, attempt),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(deps.orm.em, now),
       });
     }

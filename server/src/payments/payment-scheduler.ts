@@ -7,6 +7,8 @@ export interface PaymentScheduler {
   paymentDue(paymentId: string, dueAt: Date): Promise<void>;
   /** A provider claim on this payment is the reconcile job's from `dueAt` (see provider-claims.ts). */
   providerClaimDue(paymentId: string, dueAt: Date): Promise<void>;
+  /** A payment at a real provider is due for its `attempt`th poll at `dueAt` (poll-provider.ts); absent: no polling. */
+  providerPollDue?(paymentId: string, attempt: number, dueAt: Date): Promise<void>;
 }
 
 export type DuePayment = { paymentId: string; dueAt: Date };

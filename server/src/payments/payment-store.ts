@@ -76,6 +76,8 @@ const PAYMENT_COLUMNS = [
   col('expiresAt', 'expires_at', 'timestamptz'),
   col('completedAt', 'completed_at', 'timestamptz', STEP),
   col('nextDueAt', 'next_due_at', 'timestamptz', STEP),
+  col('consentStatus', 'consent_status', 'text', STEP),
+  col('bankStatus', 'bank_status', 'text', STEP),
 ] as const satisfies readonly Column<PaymentPath>[];
 
 /** `payment_history`'s columns besides its key (`payment_id`, `seq`). */

@@ -1,10 +1,26 @@
+import type { Config } from '../config.ts';
+import type { Orm } from '../db/orm.ts';
 import type { LinkConfig } from '../links/customer-links.ts';
+import { type Logger, silentLogger } from '../logger.ts';
 import { instrumentProviders } from '../observability/provider-metrics.ts';
 import { createMockProvider } from './mock-provider.ts';
+import { createObieProvider } from './obie/obie-provider.ts';
+import type { PaymentProvider } from './payment-provider.ts';
 import { createProviderRegistry, type ProviderRegistry } from './provider-registry.ts';
 
-/** The providers a normal process serves. A real provider is one more adapter in this list. */
-export function defaultProviderRegistry(links: LinkConfig): ProviderRegistry {
+/**
+ * The providers a normal process serves. A real provider is one more adapter in this list:
+ * `obie` when at least one ASPSP connection is configured (config.obieConnections).
+ */
+export function defaultProviderRegistry(
+  config: LinkConfig & Partial<Pick<Config, 'obieConnections'>>,
+  orm?: Orm,
+  logger: Logger = silentLogger(),
+): ProviderRegistry {
+  const providers: PaymentProvider[] = [createMockProvider(config)];
+  if (orm && config.obieConnections && config.obieConnections.length > 0) {
+    providers.push(createObieProvider(config.obieConnections, orm, logger));
+  }
   // Every call timed into pis_provider_call_duration_seconds (observability/provider-metrics.ts).
-  return instrumentProviders(createProviderRegistry([createMockProvider(links)]));
+  return instrumentProviders(createProviderRegistry(providers));
 }

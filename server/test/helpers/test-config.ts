@@ -31,6 +31,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     metrics: undefined,
     webDistDir: '/nonexistent/web/dist',
     dataDir: '/nonexistent',
+    obieConnections: [],
     ...overrides,
   };
 }

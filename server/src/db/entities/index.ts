@@ -2,6 +2,7 @@ import { ApiKey } from './api-key.entity.ts';
 import { DashboardSession } from './dashboard-session.entity.ts';
 import { DashboardUser } from './dashboard-user.entity.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
+import { ObieAuthorization } from './obie-authorization.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
@@ -25,6 +26,7 @@ export const ENTITIES = [
   DashboardSession,
   PaymentCount,
   PaymentDayVolume,
+  ObieAuthorization,
 ];
 
 export {
@@ -32,6 +34,7 @@ export {
   DashboardSession,
   DashboardUser,
   IdempotencyKey,
+  ObieAuthorization,
   Organization,
   OrganizationProvider,
   Payment,

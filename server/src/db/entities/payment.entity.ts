@@ -46,6 +46,10 @@ export const Payment = defineEntity({
     completedAt: p.datetime().nullable(),
     /** When the payment next changes by itself (timeline step or expiry); null once finished. */
     nextDueAt: p.datetime().nullable(),
+    /** A real provider's consent status as its bank reported it (obie); null for the Mock bank. */
+    consentStatus: p.string().length(10).nullable(),
+    /** A real provider's payment status as its bank reported it (obie); null for the Mock bank. */
+    bankStatus: p.string().length(10).nullable(),
     version: p.integer().version(),
   },
   indexes: [

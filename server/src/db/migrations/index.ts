@@ -11,6 +11,7 @@ import { Migration20261122232327_payment_counts_per_statement } from './Migratio
 import { Migration20261123012000_api_key_changed } from './Migration20261123012000_api_key_changed.ts';
 import { Migration20261123020000_payment_day_volume } from './Migration20261123020000_payment_day_volume.ts';
 import { Migration20261125140000_request_and_audit_logs } from './Migration20261125140000_request_and_audit_logs.ts';
+import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261125140000_request_and_audit_logs',
     class: Migration20261125140000_request_and_audit_logs,
   },
+  { name: 'Migration20261125143000_obie_provider', class: Migration20261125143000_obie_provider },
 ];

@@ -1,0 +1,267 @@
+import {
+  AppError,
+  catchUp,
+  OBIE_PROVIDER,
+  type ObieFacts,
+  type PaymentRecord,
+  reportFromBank,
+} from '@pis/shared';
+import { decodeJwt } from 'jose';
+import { AuthorizationResponseError } from 'openid-client';
+import { type ObieConnectionConfig, readObieClient } from '../../config.ts';
+import { ObieAuthorization } from '../../db/entities/index.ts';
+import type { Orm } from '../../db/orm.ts';
+import type { Logger } from '../../logger.ts';
+import { loadPayment } from '../../payments/load-payment.ts';
+import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
+import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
+import { type ApiAnswer, connectObie, type ObieConnection } from './obie-connection.ts';
+import { consentBody, consentIdempotencyKey, paymentBody, paymentIdempotencyKey } from './obie-requests.ts';
+
+/** What the customer's return through our callback decided (or why it decided nothing). */
+export type CallbackOutcome =
+  | { kind: 'news'; paymentId: string; update: StatusUpdate }
+  | { kind: 'refused'; reason: string };
+
+export interface ObieProvider extends PaymentProvider {
+  /** Our callback: verifies the bank's JARM answer, exchanges the code, submits the payment. */
+  handleCallback(callbackUrl: URL, now: Date): Promise<CallbackOutcome>;
+  /** A bank's event notification (a signed SET): the payment to read now, or a throw. */
+  paymentOfNotification(jwt: string): Promise<string | null>;
+  /** The bank ids with a connection (our GET /banks ids). */
+  bankIds(): string[];
+  close(): Promise<void>;
+}
+
+const step =
+  (facts: ObieFacts): StatusUpdate =>
+  (payment, now) =>
+    reportFromBank(payment, facts, now);
+
+/**
+ * The `obie` provider: UK Open Banking domestic payments, one connection per ASPSP (bank) from
+ * configuration. It keeps its own per-payment facts (consent id, the customer's authorization
+ * request) in `obie_authorization` and never writes payments: what it learns is returned as a
+ * lifecycle step (`reportFromBank`, mapped by shared/obie-statuses.ts).
+ */
+export function createObieProvider(
+  connections: readonly ObieConnectionConfig[],
+  orm: Orm,
+  logger: Logger,
+): ObieProvider {
+  const byBank = new Map(connections.map((connection) => [connection.bankId, connection]));
+  const connected = new Map<string, Promise<ObieConnection>>();
+
+  /** Connects on first use (discovery), and again after a failure rather than keep a broken one. */
+  function connection(bankId: string): Promise<ObieConnection> {
+    const known = connected.get(bankId);
+    if (known) return known;
+    const settings = byBank.get(bankId);
+    if (!settings) throw new AppError('VALIDATION_FAILED', `Bank ${bankId} is not reachable through obie`);
+    const opening = connectObie(readObieClient(settings.clientFile));
+    connected.set(bankId, opening);
+    opening.catch((error: unknown) => {
+      connected.delete(bankId);
+      logger.warn({ err: error, bankId }, 'obie connection failed');
+    });
+    return opening;
+  }
+
+  /** The only connection when the payment names no bank (see docs/decisions/070-obie-provider.md). */
+  const bankOf = (payment: Pick<PaymentRecord, 'bankId'>): string => {
+    if (payment.bankId) return payment.bankId;
+    const [only, ...others] = byBank.keys();
+    if (!only || others.length > 0)
+      throw new AppError('VALIDATION_FAILED', 'bankId is required for provider obie');
+    return only;
+  };
+
+  const authorizationOf = (paymentId: string) => orm.em.fork().findOne(ObieAuthorization, { paymentId });
+
+  async function consentAt(bank: ObieConnection, payment: PaymentRecord) {
+    const token = await bank.clientCredentials();
+    const answer = await bank.api('POST', '/domestic-payment-consents', {
+      token,
+      body: consentBody(payment),
+      idempotencyKey: consentIdempotencyKey(payment.id),
+    });
+    return { consentId: String(answer.body.Data?.ConsentId), status: String(answer.body.Data?.Status) };
+  }
+
+  /** Where the payment stands at its bank, as facts: the bank's payment once made, else the consent. */
+  async function factsOf(bank: ObieConnection, authorization: ObieAuthorization): Promise<ObieFacts> {
+    const token = await bank.clientCredentials();
+    const consent = await bank.api('GET', `/domestic-payment-consents/${authorization.consentId}`, { token });
+    const consentStatus = String(consent.body.Data?.Status);
+    if (!authorization.bankPaymentId) return { consentStatus, bankStatus: null };
+    const payment = await bank.api('GET', `/domestic-payments/${authorization.bankPaymentId}`, { token });
+    return paymentFacts(consentStatus, payment.body);
+  }
+
+  return {
+    code: OBIE_PROVIDER,
+    bankIds: () => [...byBank.keys()],
+
+    async startPayment(payment, now) {
+      const bankId = bankOf(payment);
+      const bank = await connection(bankId);
+      const { consentId } = await consentAt(bank, payment);
+      const request = await bank.authorizationRequest(consentId);
+      const em = orm.em.fork();
+      // A start repeated for the same payment (a reconciled claim, a second bank choice after a
+      // failure) finds the same consent (same idempotency key) and replaces the request.
+      await em.upsert(ObieAuthorization, {
+        paymentId: payment.id,
+        bankId,
+        consentId,
+        state: request.state,
+        nonce: request.nonce,
+        codeVerifier: request.codeVerifier,
+        callbackAt: null,
+        bankPaymentId: null,
+        createdAt: now,
+      });
+      return { customerUrl: request.url.href };
+    },
+
+    async readStatus(payment) {
+      const authorization = await authorizationOf(payment.id);
+      if (!authorization) return catchUp;
+      return step(await factsOf(await connection(authorization.bankId), authorization));
+    },
+
+    async cancelPayment(payment) {
+      // OB v4.0 domestic payments have no consent revocation: an unused consent simply expires at
+      // the bank. A payment already submitted to the bank cannot be called back.
+      const authorization = await authorizationOf(payment.id);
+      if (authorization?.bankPaymentId) {
+        throw new AppError('PAYMENT_NOT_CANCELLABLE', 'The payment was already submitted to the bank');
+      }
+    },
+
+    async hasPayment(payment) {
+      // The consent row is written once the bank answered; without it the start never reached the
+      // customer, and a new start under the same idempotency key finds any consent it made.
+      return (await authorizationOf(payment.id)) !== null;
+    },
+
+    async handleCallback(callbackUrl, now) {
+      const response = callbackUrl.searchParams.get('response');
+      let state: unknown;
+      try {
+        state = response ? decodeJwt(response).state : undefined;
+      } catch {
+        state = undefined;
+      }
+      if (typeof state !== 'string') return { kind: 'refused', reason: 'no response from the bank' };
+      const em = orm.em.fork();
+      const authorization = await em.findOne(ObieAuthorization, { state });
+      if (!authorization) return { kind: 'refused', reason: 'unknown authorization' };
+      const bank = await connection(authorization.bankId);
+      let accessToken: string;
+      try {
+        accessToken = (
+          await bank.exchange(callbackUrl, {
+            state: authorization.state,
+            nonce: authorization.nonce,
+            codeVerifier: authorization.codeVerifier,
+          })
+        ).access_token;
+      } catch (error) {
+        if (error instanceof AuthorizationResponseError) {
+          // The bank's signed answer says the customer refused or cancelled: read the consent.
+          return {
+            kind: 'news',
+            paymentId: authorization.paymentId,
+            update: step(await factsOf(bank, authorization)),
+          };
+        }
+        logger.warn({ err: error, paymentId: authorization.paymentId }, 'obie callback refused');
+        return { kind: 'refused', reason: 'the bank answer could not be verified' };
+      }
+      // Only one return submits: a concurrent duplicate finds callback_at set.
+      const taken = await em.nativeUpdate(
+        ObieAuthorization,
+        { paymentId: authorization.paymentId, callbackAt: null },
+        { callbackAt: now },
+      );
+      if (taken === 0) return { kind: 'refused', reason: 'this authorization was already used' };
+      const record = await loadRecordForSubmit(orm, authorization.paymentId);
+      const submitted = await submitWithRetry(bank, accessToken, record, authorization.consentId);
+      await em.nativeUpdate(
+        ObieAuthorization,
+        { paymentId: authorization.paymentId },
+        { bankPaymentId: String(submitted.Data?.DomesticPaymentId) },
+      );
+      return {
+        kind: 'news',
+        paymentId: authorization.paymentId,
+        update: step(paymentFacts('COND', submitted)),
+      };
+    },
+
+    async paymentOfNotification(jwt) {
+      let lastError: unknown;
+      for (const bankId of byBank.keys()) {
+        try {
+          const claims = await (await connection(bankId)).verifyNotification(jwt);
+          const event = (
+            claims.events as Record<string, { subject?: Record<string, unknown> }> | undefined
+          )?.['urn:uk:org:openbanking:events:resource-update'];
+          const bankPaymentId = event?.subject?.['http://openbanking.org.uk/rid'];
+          if (typeof bankPaymentId !== 'string') return null;
+          const found = await orm.em.fork().findOne(ObieAuthorization, { bankId, bankPaymentId });
+          return found?.paymentId ?? null;
+        } catch (error) {
+          lastError = error;
+        }
+      }
+      throw lastError ?? new Error('no obie connection');
+    },
+
+    async close() {
+      for (const opening of connected.values()) await (await opening.catch(() => null))?.close();
+    },
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: an OB payment body, read field by field.
+function paymentFacts(consentStatus: string, body: Record<string, any>): ObieFacts {
+  const reason = body.Data?.StatusReason?.[0];
+  return {
+    consentStatus,
+    bankStatus: String(body.Data?.Status),
+    bankReason: reason?.StatusReasonCode ?? null,
+    bankReasonText: reason?.StatusReasonDescription ?? null,
+  };
+}
+
+/** The payment as stored (the bodies are made from it, so they match the consent's). */
+async function loadRecordForSubmit(orm: Orm, paymentId: string): Promise<PaymentRecord> {
+  return (await loadPayment(orm.em, { paymentId })).record;
+}
+
+/**
+ * Submits the payment with the customer's token. An answer lost on the way is asked again under
+ * the same idempotency key while the token is valid: the bank answers with the payment it made
+ * the first time, never a second one.
+ */
+async function submitWithRetry(
+  bank: ObieConnection,
+  token: string,
+  record: PaymentRecord,
+  consentId: string,
+): Promise<ApiAnswer['body']> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = await bank.api('POST', '/domestic-payments', {
+        token,
+        body: paymentBody(record, consentId),
+        idempotencyKey: paymentIdempotencyKey(record.id),
+      });
+      return answer.body;
+    } catch (error) {
+      if (!(error instanceof ProviderOutcomeUnknownError) || attempt >= 3) throw error;
+    }
+  }
+}

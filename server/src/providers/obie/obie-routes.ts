@@ -1,0 +1,141 @@
+import { AppError, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppServices } from '../../context.ts';
+import type { Logger } from '../../logger.ts';
+import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
+import { loadPayment } from '../../payments/load-payment.ts';
+import type { PaymentsDeps } from '../../payments/payments-deps.ts';
+import { startPolling } from '../../payments/poll-provider.ts';
+import { refreshPayment } from '../../payments/refresh-payment.ts';
+import type { ObieProvider } from './obie-provider.ts';
+
+/**
+ * The `obie` provider's two routes at our origin, outside the merchant API:
+ *
+ * - `GET /providers/obie/callback`: the customer back from the bank with its JARM answer. A
+ *   verified answer is applied to the payment and the customer goes on to the merchant's
+ *   redirectUrl with `paymentId` and `status` (as after the Mock bank). A forged, replayed or
+ *   unknown answer changes nothing and shows a short page.
+ * - `POST /api/providers/obie/event-notifications`: the bank's signed SET (issuer, audience =
+ *   our client id, PS256 with the bank's key), treated as "read this payment now". 202 when
+ *   accepted, 400 when its signature or audience is wrong.
+ */
+export async function obieRoutes(app: FastifyInstance, options: { services: AppServices }): Promise<void> {
+  const { services } = options;
+  const provider = services.providers.get(OBIE_PROVIDER) as ObieProvider | undefined;
+  if (!provider) return;
+  const deps = (log: Logger): PaymentsDeps => ({
+    em: services.orm.em,
+    clock: services.clock,
+    config: services.config,
+    providers: services.providers,
+    scheduler: services.scheduler,
+    logger: log,
+  });
+
+  app.get('/providers/obie/callback', async (request, reply) => {
+    const url = new URL(request.url, services.config.publicBaseUrl);
+    const now = services.clock.now();
+    let outcome: Awaited<ReturnType<ObieProvider['handleCallback']>>;
+    try {
+      outcome = await provider.handleCallback(url, now);
+    } catch (error) {
+      request.log.warn({ err: error }, 'obie callback failed');
+      return page(
+        reply,
+        502,
+        'The bank could not be reached',
+        'Your payment was not changed. Please go back to the shop and try again in a moment.',
+      );
+    }
+    if (outcome.kind === 'refused') {
+      request.log.warn({ reason: outcome.reason }, 'obie callback refused');
+      return page(
+        reply,
+        400,
+        'This link cannot be used',
+        'This answer from the bank is not valid or was already used. Your payment was not changed.',
+      );
+    }
+    const applied = await applyPaymentEvent(
+      deps(request.log as Logger),
+      { paymentId: outcome.paymentId },
+      outcome.update,
+      {
+        whileClaimed: 'hold',
+      },
+    );
+    const { record } = applied;
+    await startPolling(deps(request.log as Logger), record.id);
+    const target = merchantReturnUrl(record.returnUrl, record.id, record.status);
+    // Not a 303: the customer arrives here at the end of a redirect chain that began with the
+    // bank's form post, and browsers hold that whole chain to the bank's CSP form-action (which
+    // names us, never the merchant). A page that moves on by itself leaves the chain behind.
+    if (target) return onwardPage(reply, target);
+    return page(
+      reply,
+      200,
+      'Thank you',
+      `Your payment is ${record.status.toLowerCase()}. You can close this page.`,
+    );
+  });
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/jwt',
+      { parseAs: 'string', bodyLimit: 16 * 1024 },
+      (_req, body, done) => done(null, body),
+    );
+    scope.post('/api/providers/obie/event-notifications', async (request, reply) => {
+      const jwt = typeof request.body === 'string' ? request.body.trim() : '';
+      let paymentId: string | null;
+      try {
+        paymentId = await provider.paymentOfNotification(jwt);
+      } catch (error) {
+        request.log.warn({ err: error }, 'obie notification refused');
+        return reply.code(400).send({
+          error: {
+            code: 'NOTIFICATION_INVALID',
+            message: 'The notification is not signed for this service',
+          },
+        });
+      }
+      if (paymentId) {
+        const paymentDeps = deps(request.log as Logger);
+        try {
+          const loaded = await loadPayment(paymentDeps.em, { paymentId });
+          await refreshPayment(paymentDeps, { paymentId }, loaded, 'quiet');
+        } catch (error) {
+          // The poller reads it later: a notification is only a pointer.
+          if (!(error instanceof AppError))
+            request.log.warn({ err: error, paymentId }, 'obie notification read failed');
+        }
+      }
+      return reply.code(202).send();
+    });
+  });
+}
+
+function page(reply: FastifyReply, status: number, title: string, text: string) {
+  const html = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${html(title)}</title></head><body><main><h1>${html(title)}</h1><p>${html(text)}</p></main></body></html>`,
+    );
+}
+
+/** "Returning to the shop": moves on at once (Refresh header and meta refresh), with a link. */
+function onwardPage(reply: FastifyReply, target: string) {
+  const html = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .code(200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('refresh', `0; url=${target}`)
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${html(target)}"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Returning to the shop</title></head><body><main><h1>Returning to the shop</h1><p><a href="${html(target)}">Continue to the shop</a></p></main></body></html>`,
+    );
+}
