@@ -6,6 +6,7 @@ import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { envelopeClientError } from './http/client-error.ts';
+import { DOCS_OPTIONS, docsScriptHashes } from './http/docs-page.ts';
 import {
   envelopeErrors,
   envelopeFrameworkError,
@@ -88,7 +89,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before close waits for in-flight requests: waiting reads answer now, with the current state.
   app.addHook('preClose', async () => services.waiters.drain());
   envelopeErrors(app);
-  await securityHeaders(app, { publicBaseUrl: options.config.publicBaseUrl });
+  await securityHeaders(app, {
+    publicBaseUrl: options.config.publicBaseUrl,
+    docsScriptHashes: await docsScriptHashes(),
+  });
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
   app.addHook('onRequest', refuseTrpcFormData);
@@ -118,11 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/api/openapi.json', async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(openApiDocument),
   );
-  await app.register(fastifyApiReference, {
-    routePrefix: '/docs',
-    configuration: { url: '/api/openapi.json', title: 'Payment Initiation Service API' },
-    logLevel: 'warn',
-  });
+  await app.register(fastifyApiReference, DOCS_OPTIONS);
 
   await app.register(healthRoutes, { orm: options.orm });
   await app.register(bankLogoRoutes);
