@@ -13,7 +13,12 @@ import { isTerminal, PaymentStatus } from './state-machine.ts';
  */
 
 export const DASHBOARD_CSRF_HEADER = 'x-csrf-token';
-export const DASHBOARD_SESSION_COOKIE = 'pis_session';
+/**
+ * `__Host-`: browsers accept it only Secure, at Path=/ and without Domain, so neither a sibling
+ * subdomain nor a plain-http page can set or shadow it. Browsers treat http://localhost and
+ * 127.0.0.1 as secure for this, so development over plain http on loopback still signs in.
+ */
+export const DASHBOARD_SESSION_COOKIE = '__Host-pis_session';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;

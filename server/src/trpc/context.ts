@@ -62,7 +62,6 @@ export interface Context {
 }
 
 export function createContextFactory(services: AppServices) {
-  const secureCookies = services.config.publicBaseUrl.startsWith('https:');
   return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
     services,
     em: services.orm.em.fork(),
@@ -75,7 +74,7 @@ export function createContextFactory(services: AppServices) {
     setHeader: (name, value) => {
       res.header(name, value);
     },
-    dashboard: dashboardHttp(req, res, secureCookies),
+    dashboard: dashboardHttp(req, res),
     liveRead: (asked) => liveReadRequest(req, res, services.config.timeouts.connectionMs, asked),
   });
 }

@@ -36,8 +36,10 @@ describe('sign-up', () => {
     expect(session.csrfToken).toMatch(/^[0-9a-f]{64}$/);
 
     const cookie = response.cookies.find((c) => c.name === DASHBOARD_SESSION_COOKIE);
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/trpc' });
-    expect(cookie?.secure).toBeFalsy();
+    // __Host- (issue 24's review): Secure, Path=/, no Domain, whatever PUBLIC_BASE_URL says.
+    expect(cookie?.name).toBe('__Host-pis_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: true });
+    expect(cookie?.domain).toBeUndefined();
     expect(new Date(String(cookie?.expires)).getTime()).toBe(clock.now().getTime() + SESSION_ABSOLUTE_MS);
 
     b.csrfToken = session.csrfToken;
@@ -49,7 +51,7 @@ describe('sign-up', () => {
     expect(await orm.em.fork().count(SessionRow, { id: String(b.cookie) })).toBe(0);
   });
 
-  test('the cookie is Secure when PUBLIC_BASE_URL is https', async () => {
+  test('the cookie is Secure with PUBLIC_BASE_URL on https too', async () => {
     const secure = await createTestApp({ config: { publicBaseUrl: 'https://pay.example' } });
     const response = await new DashboardBrowser(secure.app).mutation('account.signUp', signUpInput());
     expect(data(response)).toBeTruthy();
