@@ -18,6 +18,7 @@ import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { echoRequestId, requestIdOf } from './http/request-id.ts';
 import { restApi } from './http/rest-api.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { refuseTrpcStreaming } from './http/trpc-transport.ts';
 import { webApp } from './http/web-app.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
   app.addHook('onRequest', refuseTrpcFormData);
+  app.addHook('onRequest', refuseTrpcStreaming);
   // Parsed only when a dashboard procedure reads its session (no hook on every request).
   await app.register(fastifyCookie, { hook: false });
   const createContext = createContextFactory(services);
