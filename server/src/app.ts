@@ -21,6 +21,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { refuseTrpcStreaming } from './http/trpc-transport.ts';
 import { webApp } from './http/web-app.ts';
 import { type Logger, silentLogger } from './logger.ts';
+import { type MailOutbox, noMailOutbox } from './mail/mail-message.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
@@ -31,7 +32,10 @@ import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
 
 export interface BuildAppOptions
-  extends Omit<AppServices, 'configuredProviders' | 'providers' | 'scheduler' | 'waiters' | 'apiKeyCache'> {
+  extends Omit<
+    AppServices,
+    'configuredProviders' | 'providers' | 'scheduler' | 'waiters' | 'apiKeyCache' | 'mail'
+  > {
   configuredProviders?: readonly string[];
   /** Default: the Mock bank only. */
   providers?: ProviderRegistry;
@@ -41,6 +45,8 @@ export interface BuildAppOptions
   waiters?: PaymentWaiters;
   /** Default: none (every request reads its key); `main.ts` passes the process's, fed by its listening connection. */
   apiKeyCache?: ApiKeyCache;
+  /** Default: none (account mail is dropped); `main.ts` passes pg-boss's outbox. */
+  mail?: MailOutbox;
   logger?: Logger;
 }
 
@@ -64,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     scheduler: options.scheduler ?? noopPaymentScheduler,
     waiters: options.waiters ?? noPaymentWaiters,
     apiKeyCache: options.apiKeyCache ?? noApiKeyCache,
+    mail: options.mail ?? noMailOutbox,
   };
   const app = Fastify({
     loggerInstance: (options.logger ?? silentLogger()) as FastifyBaseLogger,

@@ -77,6 +77,19 @@ const EnvSchema = z.object({
    * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
    * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
    */
+  /**
+   * Outgoing mail (account emails): `smtp://user:pass@host:587` or `smtps://...:465`. Unset:
+   * `npm start` runs MailDev on loopback (MAILDEV_SMTP_PORT, inbox on MAILDEV_WEB_PORT).
+   */
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')),
+  MAIL_FROM: optional(
+    z
+      .string()
+      .max(200)
+      .regex(/^[^\r\n]+$/, 'must be one line'),
+  ),
+  MAILDEV_SMTP_PORT: port(1025),
+  MAILDEV_WEB_PORT: port(1080),
   TRUST_PROXY: optional(
     z
       .string()
@@ -116,6 +129,15 @@ export interface TimeoutConfig {
   poolAcquireMs: number;
 }
 
+export interface MailConfig {
+  /** Where mail goes (nodemailer); undefined: nowhere configured (main.ts starts MailDev instead). */
+  smtpUrl: string | undefined;
+  /** The From header of every mail. */
+  from: string;
+  /** MailDev's ports when it stands in for SMTP_URL (loopback only). */
+  devInbox: { smtpPort: number; webPort: number };
+}
+
 export interface Config {
   /** External Postgres; undefined means "start or reuse the embedded cluster". */
   databaseUrl: string | undefined;
@@ -146,6 +168,7 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
+  mail: MailConfig;
   dataDir: string;
 }
 
@@ -213,6 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     },
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? 'Payment Initiation Service <no-reply@localhost>',
+      devInbox: { smtpPort: e.MAILDEV_SMTP_PORT, webPort: e.MAILDEV_WEB_PORT },
+    },
     dataDir,
   };
 }

@@ -1,9 +1,14 @@
 import { runProcess, startServiceParts } from './lifecycle/process.ts';
+import { startDevInbox } from './mail/dev-inbox.ts';
 import { createDemoOrganizationIfEmpty, demoBanner } from './organizations/demo-organization.ts';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the job worker) in one process. */
 
-await runProcess('server', async ({ config, logger, shutdown }) => {
+await runProcess('server', async ({ config: loaded, logger, shutdown }) => {
+  // No SMTP_URL: MailDev on loopback takes the mail, and its inbox is printed below.
+  const inbox = loaded.mail.smtpUrl ? undefined : await startDevInbox(loaded.mail, loaded.dataDir, logger);
+  if (inbox) shutdown.add('mail inbox', () => inbox.stop());
+  const config = inbox ? { ...loaded, mail: { ...loaded.mail, smtpUrl: inbox.smtpUrl } } : loaded;
   const { database, app, clock } = await startServiceParts(
     { config, logger, runWorker: config.runWorker },
     shutdown,
@@ -26,6 +31,9 @@ await runProcess('server', async ({ config, logger, shutdown }) => {
     database.cluster
       ? `  database: embedded Postgres in ${config.embeddedPgDir}`
       : '  database: DATABASE_URL',
+    inbox
+      ? `  mail: ${inbox.webUrl}   (MailDev inbox: every mail the service sends, as no SMTP_URL is set)`
+      : '  mail: SMTP_URL',
   ];
   if (demo) lines.push('', ...demoBanner(demo, url));
   process.stdout.write(`${lines.join('\n')}\n\n`);

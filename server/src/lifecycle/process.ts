@@ -75,6 +75,7 @@ export async function startServiceParts(
     clock: parts.clock,
     logger,
     scheduler: parts.background.scheduler,
+    mail: parts.background.mail,
     waiters,
     apiKeyCache,
   });

@@ -28,6 +28,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
     trustProxy: false,
     webDistDir: '/nonexistent/web/dist',
+    mail: {
+      smtpUrl: undefined,
+      from: 'Test Service <no-reply@pis.test>',
+      devInbox: { smtpPort: 0, webPort: 0 },
+    },
     dataDir: '/nonexistent',
     ...overrides,
   };

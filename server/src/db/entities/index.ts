@@ -1,7 +1,9 @@
+import { AccountToken } from './account-token.entity.ts';
 import { ApiKey } from './api-key.entity.ts';
 import { DashboardSession } from './dashboard-session.entity.ts';
 import { DashboardUser } from './dashboard-user.entity.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
+import { MailDelivery } from './mail-delivery.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
@@ -25,13 +27,17 @@ export const ENTITIES = [
   DashboardSession,
   PaymentCount,
   PaymentDayVolume,
+  AccountToken,
+  MailDelivery,
 ];
 
 export {
+  AccountToken,
   ApiKey,
   DashboardSession,
   DashboardUser,
   IdempotencyKey,
+  MailDelivery,
   Organization,
   OrganizationProvider,
   Payment,
