@@ -76,7 +76,8 @@ export const DashboardOrganization = z.object({
 export type DashboardOrganization = z.infer<typeof DashboardOrganization>;
 
 export const DashboardSession = z.object({
-  user: z.object({ id: z.string(), email: z.string() }),
+  /** `emailVerified`: proven by the mailed link; live mode and invitations wait for it. */
+  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean() }),
   organization: DashboardOrganization,
   /** Send as the `x-csrf-token` header on every mutation of this session. */
   csrfToken: z.string(),
