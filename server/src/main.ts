@@ -6,7 +6,17 @@ import { createDemoOrganizationIfEmpty, demoBanner } from './organizations/demo-
 
 await runProcess('server', async ({ config: loaded, logger, shutdown }) => {
   // No SMTP_URL: MailDev on loopback takes the mail, and its inbox is printed below.
-  const inbox = loaded.mail.smtpUrl ? undefined : await startDevInbox(loaded.mail, loaded.dataDir, logger);
+  // A MailDev that cannot start (its port taken by another checkout's) is not fatal: the mail
+  // then fails and shows up in `mail:failures`, and the warning says how to fix it.
+  const inbox = loaded.mail.smtpUrl
+    ? undefined
+    : await startDevInbox(loaded.mail, loaded.dataDir, logger).catch((error: unknown) => {
+        logger.warn(
+          { err: error },
+          'MailDev did not start: set SMTP_URL, or free MAILDEV_SMTP_PORT/MAILDEV_WEB_PORT (mail cannot be sent until then)',
+        );
+        return undefined;
+      });
   if (inbox) shutdown.add('mail inbox', () => inbox.stop());
   const config = inbox ? { ...loaded, mail: { ...loaded.mail, smtpUrl: inbox.smtpUrl } } : loaded;
   const { database, app, clock } = await startServiceParts(
@@ -33,7 +43,9 @@ await runProcess('server', async ({ config: loaded, logger, shutdown }) => {
       : '  database: DATABASE_URL',
     inbox
       ? `  mail: ${inbox.webUrl}   (MailDev inbox: every mail the service sends, as no SMTP_URL is set)`
-      : '  mail: SMTP_URL',
+      : config.mail.smtpUrl
+        ? '  mail: SMTP_URL'
+        : '  mail: not sent (MailDev did not start: see the warning above)',
   ];
   if (demo) lines.push('', ...demoBanner(demo, url));
   process.stdout.write(`${lines.join('\n')}\n\n`);

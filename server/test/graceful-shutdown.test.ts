@@ -57,6 +57,8 @@ describe('the server process', () => {
         PORT: '0',
         LINK_SIGNING_SECRET: 'shutdown-test-secret-0123456789abcdefghij',
         LOG_LEVEL: 'warn',
+        // Set, so `npm start`'s MailDev (fixed ports 1025/1080) does not start here; no mail is sent.
+        SMTP_URL: 'smtp://127.0.0.1:9',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
