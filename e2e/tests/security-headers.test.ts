@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openCustomerPage } from './support/browser.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launchBrowser, openCustomerPage } from './support/browser.ts';
 import { logInAtMockBank, returnedToMerchant } from './support/customer-steps.ts';
 import { createPayment, MERCHANT_ORIGIN } from './support/merchant-api.ts';
 
@@ -67,6 +67,36 @@ describe('security headers, as Chromium applies them', () => {
     expect((await returnedToMerchant(page)).get('status')).toBe('COMPLETED');
     expect(referers.length).toBeGreaterThan(0);
     expect(referers).toEqual(referers.map(() => undefined));
+    assertNoConsoleErrors();
+  });
+
+  it("the API reference at /docs renders under a script-src without 'unsafe-inline' (its start-up script by hash)", async () => {
+    const { page, assertNoConsoleErrors } = await openCustomerPage(browser, { viewport: DESKTOP });
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    });
+    const response = await page.goto(`${inject('baseUrl')}/docs/`);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp.split(';').find((part) => part.trim().startsWith('script-src'))).not.toContain(
+      'unsafe-inline',
+    );
+    // Rendered by the started script: the document's operations are on the page.
+    await expect
+      .poll(async () => page.getByText('Create a payment').count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    expect(violations).toEqual([]);
+    assertNoConsoleErrors();
+  });
+
+  it('a test payment\'s customer page says "Test payment: no money moves" and asks not to be indexed', async () => {
+    const created = await createPayment();
+    const { page, assertNoConsoleErrors } = await openCustomerPage(browser);
+    const response = await page.goto(created.redirectUrl as string);
+    expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow');
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
+    await expect.poll(async () => page.getByText('Test payment: no money moves').count()).toBe(1);
     assertNoConsoleErrors();
   });
 });

@@ -8,7 +8,7 @@ import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { type AppServices, createContextFactory } from './context.ts';
 import { envelopeClientError } from './http/client-error.ts';
-import { DOCS_CONFIGURATION } from './http/docs-page.ts';
+import { DOCS_OPTIONS, docsScriptHashes } from './http/docs-page.ts';
 import {
   envelopeErrors,
   envelopeFrameworkError,
@@ -21,9 +21,11 @@ import { withExamples } from './http/openapi-examples.ts';
 import { echoRequestId, requestIdOf } from './http/request-id.ts';
 import { restApi } from './http/rest-api.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { refuseTrpcStreaming } from './http/trpc-transport.ts';
 import { webApp } from './http/web-app.ts';
 import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
 import { type Logger, silentLogger } from './logger.ts';
+import { type MailOutbox, noMailOutbox } from './mail/mail-message.ts';
 import { observeHttp } from './observability/http-metrics.ts';
 import { type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
@@ -35,7 +37,10 @@ import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
 
 export interface BuildAppOptions
-  extends Omit<AppServices, 'configuredProviders' | 'providers' | 'scheduler' | 'waiters' | 'apiKeyCache'> {
+  extends Omit<
+    AppServices,
+    'configuredProviders' | 'providers' | 'scheduler' | 'waiters' | 'apiKeyCache' | 'mail'
+  > {
   configuredProviders?: readonly string[];
   /** Default: the Mock bank only. */
   providers?: ProviderRegistry;
@@ -45,6 +50,8 @@ export interface BuildAppOptions
   waiters?: PaymentWaiters;
   /** Default: none (every request reads its key); `main.ts` passes the process's, fed by its listening connection. */
   apiKeyCache?: ApiKeyCache;
+  /** Default: none (account mail is dropped); `main.ts` passes pg-boss's outbox. */
+  mail?: MailOutbox;
   logger?: Logger;
   /** Default: none (tests); `main.ts` passes the one its SIGTERM begins (lifecycle/http-drain.ts). */
   drain?: HttpDrain;
@@ -72,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     scheduler: options.scheduler ?? noopPaymentScheduler,
     waiters: options.waiters ?? noPaymentWaiters,
     apiKeyCache: options.apiKeyCache ?? noApiKeyCache,
+    mail: options.mail ?? noMailOutbox,
   };
   const app = Fastify({
     loggerInstance: (options.logger ?? silentLogger()) as FastifyBaseLogger,
@@ -105,10 +113,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before close waits for in-flight requests: waiting reads answer now, with the current state.
   app.addHook('preClose', async () => services.waiters.drain());
   envelopeErrors(app);
-  await securityHeaders(app, { publicBaseUrl: options.config.publicBaseUrl });
+  await securityHeaders(app, {
+    publicBaseUrl: options.config.publicBaseUrl,
+    docsScriptHashes: await docsScriptHashes(),
+  });
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
   app.addHook('onRequest', refuseTrpcFormData);
+  app.addHook('onRequest', refuseTrpcStreaming);
   // Parsed only when a dashboard procedure reads its session (no hook on every request).
   await app.register(fastifyCookie, { hook: false });
   const createContext = createContextFactory(services);
@@ -135,11 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/api/openapi.json', async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(openApiDocument),
   );
-  await app.register(fastifyApiReference, {
-    routePrefix: '/docs',
-    configuration: DOCS_CONFIGURATION,
-    logLevel: 'warn',
-  });
+  await app.register(fastifyApiReference, DOCS_OPTIONS);
 
   await app.register(healthRoutes, { orm: options.orm });
   await app.register(bankLogoRoutes);

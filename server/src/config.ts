@@ -84,10 +84,6 @@ const EnvSchema = z.object({
   /** Loopback unless set (`0.0.0.0` in a container scraped from outside it). */
   METRICS_HOST: optional(z.string()),
   /**
-   * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
-   * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
-   */
-  /**
    * The `obie` provider's sandbox bank connection: the bank's `client.json` (default
    * `$SANDBOX_BANK_DATA_DIR/client.json`, else `.data/sandbox-bank/client.json`, which the sandbox
    * bank writes on every start). `OBIE=off` configures no obie connection at all.
@@ -97,6 +93,23 @@ const EnvSchema = z.object({
   SANDBOX_BANK_DATA_DIR: optional(z.string()),
   /** Set by the root `npm start` when it starts the sandbox bank beside the service. */
   SANDBOX_BANK_STARTED_BESIDE: optional(z.string()),
+  /**
+   * Outgoing mail (account emails): `smtp://user:pass@host:587` or `smtps://...:465`. Unset:
+   * `npm start` runs MailDev on loopback (MAILDEV_SMTP_PORT, inbox on MAILDEV_WEB_PORT).
+   */
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')),
+  MAIL_FROM: optional(
+    z
+      .string()
+      .max(200)
+      .regex(/^[^\r\n]+$/, 'must be one line'),
+  ),
+  MAILDEV_SMTP_PORT: port(1025),
+  MAILDEV_WEB_PORT: port(1080),
+  /**
+   * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
+   * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
+   */
   TRUST_PROXY: optional(
     z
       .string()
@@ -136,6 +149,15 @@ export interface TimeoutConfig {
   poolAcquireMs: number;
 }
 
+export interface MailConfig {
+  /** Where mail goes (nodemailer); undefined: nowhere configured (main.ts starts MailDev instead). */
+  smtpUrl: string | undefined;
+  /** The From header of every mail. */
+  from: string;
+  /** MailDev's ports when it stands in for SMTP_URL (loopback only). */
+  devInbox: { smtpPort: number; webPort: number };
+}
+
 export interface Config {
   /** External Postgres; undefined means "start or reuse the embedded cluster". */
   databaseUrl: string | undefined;
@@ -170,6 +192,7 @@ export interface Config {
   metrics: { host: string; port: number } | undefined;
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
+  mail: MailConfig;
   dataDir: string;
   /** The `obie` provider's bank connections, one per ASPSP (an empty list: obie is not configured). */
   obieConnections: ObieConnectionConfig[];
@@ -309,6 +332,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
         ? undefined
         : { host: e.METRICS_HOST ?? '127.0.0.1', port: e.METRICS_PORT },
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? 'Payment Initiation Service <no-reply@localhost>',
+      devInbox: { smtpPort: e.MAILDEV_SMTP_PORT, webPort: e.MAILDEV_WEB_PORT },
+    },
     dataDir,
     obieConnections: obieConnectionsOf(e, dataDir),
   };

@@ -6,6 +6,7 @@ import type { EntityManager, Orm } from './db/orm.ts';
 import { type DashboardHttp, dashboardHttp } from './http/dashboard-http.ts';
 import { type AskedWait, type LiveReadRequest, liveReadRequest } from './http/live-read.ts';
 import type { Logger } from './logger.ts';
+import type { MailOutbox } from './mail/mail-message.ts';
 import type { PaymentScheduler } from './payments/payment-scheduler.ts';
 import type { PaymentWaiters } from './payments/payment-waiters.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
@@ -33,6 +34,8 @@ export interface AppServices {
   waiters: PaymentWaiters;
   /** API keys this process proved (auth/api-key-cache.ts); none held unless it listens. */
   apiKeyCache: ApiKeyCache;
+  /** Account mail, queued as pg-boss jobs in a full process (mail/mail-deliveries.ts). */
+  mail: MailOutbox;
 }
 
 /** Per request: a fresh identity map, and the raw API key header for the auth middleware. */
@@ -62,7 +65,6 @@ export interface Context {
 }
 
 export function createContextFactory(services: AppServices) {
-  const secureCookies = services.config.publicBaseUrl.startsWith('https:');
   return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
     services,
     em: services.orm.em.fork(),
@@ -75,7 +77,7 @@ export function createContextFactory(services: AppServices) {
     setHeader: (name, value) => {
       res.header(name, value);
     },
-    dashboard: dashboardHttp(req, res, secureCookies),
+    dashboard: dashboardHttp(req, res),
     liveRead: (asked) => liveReadRequest(req, res, services.config.timeouts.connectionMs, asked),
   });
 }

@@ -1,10 +1,25 @@
 import { createDemoOrganizationIfEmpty, demoBanner } from './cli/demo-organization.ts';
 import { startBanner } from './cli/start-banner.ts';
 import { runProcess, startServiceParts } from './lifecycle/process.ts';
+import { startDevInbox } from './mail/dev-inbox.ts';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the job worker) in one process. */
 
-await runProcess('server', async ({ config, logger, shutdown }) => {
+await runProcess('server', async ({ config: loaded, logger, shutdown }) => {
+  // No SMTP_URL: MailDev on loopback takes the mail, and its inbox is printed below.
+  // A MailDev that cannot start (its port taken by another checkout's) is not fatal: the mail
+  // then fails and shows up in `mail:failures`, and the warning says how to fix it.
+  const inbox = loaded.mail.smtpUrl
+    ? undefined
+    : await startDevInbox(loaded.mail, loaded.dataDir, logger).catch((error: unknown) => {
+        logger.warn(
+          { err: error },
+          'MailDev did not start: set SMTP_URL, or free MAILDEV_SMTP_PORT/MAILDEV_WEB_PORT (mail cannot be sent until then)',
+        );
+        return undefined;
+      });
+  if (inbox) shutdown.add('mail inbox', () => inbox.stop());
+  const config = inbox ? { ...loaded, mail: { ...loaded.mail, smtpUrl: inbox.smtpUrl } } : loaded;
   const { database, app, clock } = await startServiceParts(
     { config, logger, runWorker: config.runWorker },
     shutdown,
@@ -28,7 +43,11 @@ await runProcess('server', async ({ config, logger, shutdown }) => {
       // Since the process started, module loading included.
       seconds: process.uptime().toFixed(1),
       listening: `${config.host}:${config.port}`,
-      mailInbox: null,
+      mailInbox: inbox
+        ? `${inbox.webUrl}   (MailDev: every mail the service sends, as no SMTP_URL is set)`
+        : config.mail.smtpUrl
+          ? 'none here: mail goes out through SMTP_URL'
+          : 'none: MailDev did not start (see the warning above)',
       demo,
       embedded: Boolean(database.cluster),
     }),

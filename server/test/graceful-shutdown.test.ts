@@ -87,6 +87,8 @@ describe('the server process', () => {
         LOG_LEVEL: 'warn',
         // The steps alone here; the drain before them has its own test below.
         SHUTDOWN_DRAIN_MS: '0',
+        // Set, so `npm start`'s MailDev (fixed ports 1025/1080) does not start here; no mail is sent.
+        SMTP_URL: 'smtp://127.0.0.1:9',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { openOrm } from '../src/db/orm.ts';
+import { inlineScriptHashes } from '../src/http/docs-page.ts';
 import { redactedUrl } from '../src/logger.ts';
 import { expectFailure, expectSuccess, expectValidationFailed } from './helpers/expect-envelope.ts';
 import { capturedLogger } from './helpers/log-capture.ts';
@@ -64,11 +65,17 @@ describe('security headers', () => {
     );
   });
 
-  test('the API reference runs its inline start-up script but is not framable either', async () => {
+  test("the API reference runs its inline start-up script by its hash, without 'unsafe-inline', and is not framable", async () => {
     const docs = await app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
-    expect(cspOf(docs)['script-src']).toBe("'self' 'unsafe-inline'");
+    const scriptSrc = cspOf(docs)['script-src'] ?? '';
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    const pageScripts = inlineScriptHashes(docs.body);
+    expect(pageScripts.length).toBeGreaterThan(0);
+    expect(scriptSrc).toBe(["'self'", ...pageScripts].join(' '));
     expect(cspOf(docs)['frame-ancestors']).toBe("'none'");
+    // The hash is of the script as served: one changed character is another hash.
+    expect(inlineScriptHashes('<script>x</script>')).not.toEqual(inlineScriptHashes('<script>y</script>'));
   });
 
   test('bank logos stay embeddable in merchant checkouts', async () => {

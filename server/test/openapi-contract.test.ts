@@ -194,6 +194,8 @@ describe('5. rules in the schema', () => {
       { ...base, amount: { value: '1000', currency: 'JPY' } },
       { ...base, amount: { value: '1000.5', currency: 'JPY' } },
       { ...base, amount: { value: 1000.5, currency: 'JPY' } },
+      { ...base, amount: { value: '0.0001', currency: 'GBP' } },
+      { ...base, amount: { currency: 'GBP' } },
       { ...base, amount: { value: 12, currency: 'GBP' } },
       { ...base, amount: { value: '007.50', currency: 'GBP' } },
       { ...base, amount: { value: '0', currency: 'GBP' } },
@@ -226,6 +228,12 @@ describe('5. rules in the schema', () => {
       (body) => documentSays(body) !== CreatePaymentInput.safeParse(body).success,
     );
     expect(disagreements).toEqual([]);
+  });
+
+  it('an amount needs both value and currency, and has no per-currency decimals rule', () => {
+    const amount = schemas.AmountInput as { required?: string[]; allOf?: unknown };
+    expect([...(amount.required ?? [])].sort()).toEqual(['currency', 'value']);
+    expect(amount.allOf).toBeUndefined();
   });
 
   it('the amount pattern is positive with at most 4 decimal places, like the server', () => {

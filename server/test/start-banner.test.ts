@@ -5,7 +5,7 @@ const base = {
   publicBaseUrl: 'http://localhost:3000',
   seconds: '1.4',
   listening: '127.0.0.1:3000',
-  mailInbox: null,
+  mailInbox: 'none here: mail goes out through SMTP_URL',
   embedded: true,
 };
 
@@ -30,7 +30,7 @@ describe("npm start's closing box", () => {
       'http://localhost:3000/ ',
       'http://localhost:3000/dashboard',
       'http://localhost:3000/docs',
-      'mail inbox  none yet',
+      'mail inbox  none here: mail goes out through SMTP_URL',
       'demo@merchant.example',
       'correct horse battery',
       'pis_secretsecret',

@@ -26,6 +26,7 @@ test('deep links get index.html; API, tRPC, docs and non-HTML misses do not', as
     const response = await app.inject({ method: 'GET', url, headers: html });
     expect(response.statusCode, url).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['x-robots-tag'], url).toBe('noindex, nofollow');
     expect(response.body).toContain('<title>SPA</title>');
   }
   const api = await app.inject({ method: 'GET', url: '/api/nope', headers: html });

@@ -147,15 +147,41 @@ export type ReturnUrlContext = {
   allowedReturnOrigins: readonly string[];
 };
 
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
 /**
- * Whether a return URL leads into this service's pages: the same host (`pay.example.`, with
- * the DNS root's dot, is the same host under another origin string) on the same port, whatever
- * the scheme: `http://pay.example/...` is upgraded to https (HSTS or the usual redirect) and
- * lands on our pages. Another port is another site (a shop beside the service in development).
+ * A host as a comparable name. WHATWG URL parsing already lower-cases it, turns IDNs into
+ * punycode and reads every IPv4 spelling (`2130706433`, `127.1`, `0x7f.1`) as dotted quads;
+ * this also drops the DNS root's trailing dot and treats every loopback spelling (localhost,
+ * `*.localhost`, 127.0.0.0/8, `::1`, the IPv4-mapped `::ffff:7f00:1`, and 0.0.0.0, which Linux
+ * connects to this machine) as one name, since all of them reach a service on this machine.
+ */
+const comparableHost = (url: URL): string => {
+  const host = url.hostname.replace(/\.+$/, '');
+  const loopback =
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '0.0.0.0' ||
+    host === '[::1]' ||
+    host === '[::]' ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
+  return loopback ? 'loopback' : host;
+};
+
+const effectivePort = (url: URL): string => url.port || DEFAULT_PORTS[url.protocol] || '';
+const onDefaultPort = (url: URL): boolean => effectivePort(url) === DEFAULT_PORTS[url.protocol];
+
+/**
+ * Whether a return URL leads into this service's pages, by parsed and normalized origins rather
+ * than strings: the same host (any spelling, see comparableHost) on the same effective port
+ * (`:443` on https is no port at all), or both on their scheme's default port:
+ * `http://pay.example/...` is upgraded to https (HSTS or the usual redirect) and lands on our
+ * pages. Another port is another site (a shop beside the service in development).
  */
 const pointsAtService = (target: URL, service: URL): boolean =>
-  target.hostname.replace(/\.+$/, '') === service.hostname.replace(/\.+$/, '') &&
-  target.port === service.port;
+  comparableHost(target) === comparableHost(service) &&
+  (effectivePort(target) === effectivePort(service) || (onDefaultPort(target) && onDefaultPort(service)));
 
 /**
  * The return-URL rules that need more than the body (which already refuses user information):

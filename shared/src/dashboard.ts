@@ -14,7 +14,12 @@ import { isTerminal, PaymentStatus } from './state-machine.ts';
  */
 
 export const DASHBOARD_CSRF_HEADER = 'x-csrf-token';
-export const DASHBOARD_SESSION_COOKIE = 'pis_session';
+/**
+ * `__Host-`: browsers accept it only Secure, at Path=/ and without Domain, so neither a sibling
+ * subdomain nor a plain-http page can set or shadow it. Browsers treat http://localhost and
+ * 127.0.0.1 as secure for this, so development over plain http on loopback still signs in.
+ */
+export const DASHBOARD_SESSION_COOKIE = '__Host-pis_session';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -72,7 +77,8 @@ export const DashboardOrganization = z.object({
 export type DashboardOrganization = z.infer<typeof DashboardOrganization>;
 
 export const DashboardSession = z.object({
-  user: z.object({ id: z.string(), email: z.string() }),
+  /** `emailVerified`: proven by the mailed link; live mode and invitations wait for it. */
+  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean() }),
   organization: DashboardOrganization,
   /** Send as the `x-csrf-token` header on every mutation of this session. */
   csrfToken: z.string(),

@@ -1,3 +1,4 @@
+export * from './accounts.ts';
 export * from './bank-catalogue.ts';
 export * from './banks.ts';
 export * from './create-rules.ts';

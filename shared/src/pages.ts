@@ -27,6 +27,8 @@ const PaymentSummary = {
   linkExpiresAt: z.iso.datetime(),
   /** Set once the payment is decided or finished: the page shows this instead of the actions. */
   outcome: Outcome.nullable(),
+  /** A Mock bank (sandbox) payment: the page says "Test payment: no money moves". */
+  testPayment: z.boolean(),
 };
 
 export const HostedSession = z.object({

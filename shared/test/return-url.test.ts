@@ -57,6 +57,38 @@ describe('return URLs', () => {
     );
   });
 
+  test("checkReturnUrl compares parsed, normalized origins: every spelling of the service's own is refused", () => {
+    const port = 3300;
+    for (const serviceBaseUrl of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+      const context = { serviceBaseUrl, allowedReturnOrigins: [] };
+      for (const url of [
+        `http://2130706433:${port}/pay/x`,
+        `http://127.1:${port}/pay/x`,
+        `http://0x7f.0.0.1:${port}/`,
+        `http://127.0.0.1.:${port}/`,
+        `http://LOCALHOST:${port}/`,
+        `http://localhost.:${port}/`,
+        `http://app.localhost:${port}/`,
+        `http://[::1]:${port}/`,
+        `http://[::ffff:127.0.0.1]:${port}/`,
+        `http://0.0.0.0:${port}/`,
+        `https://localhost:${port}/`,
+      ]) {
+        expect(refusal(() => checkReturnUrl(url, context))?.[0]?.field, `${url} vs ${serviceBaseUrl}`).toBe(
+          'redirectUrl',
+        );
+      }
+      expect(refusal(() => checkReturnUrl(`http://127.0.0.1:${port + 1}/done`, context))).toBeUndefined();
+      expect(refusal(() => checkReturnUrl('http://shop.example:3300/done', context))).toBeUndefined();
+    }
+    const https = { serviceBaseUrl: 'https://Pay.Example:443/', allowedReturnOrigins: [] };
+    for (const url of ['HTTPS://PAY.EXAMPLE./x', 'http://pay.example:80/x']) {
+      expect(refusal(() => checkReturnUrl(url, https))?.[0]?.field, url).toBe('redirectUrl');
+    }
+    expect(refusal(() => checkReturnUrl('https://pay.example:8443/x', https))).toBeUndefined();
+    expect(refusal(() => checkReturnUrl('https://shop.pay.example/x', https))).toBeUndefined();
+  });
+
   test('ReturnOrigin: scheme, host and port only, spelled as URL.origin', () => {
     expect(ReturnOrigin.parse('https://Shop.Example/')).toBe('https://shop.example');
     expect(ReturnOrigin.parse('http://localhost:8080')).toBe('http://localhost:8080');

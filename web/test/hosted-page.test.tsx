@@ -52,6 +52,20 @@ describe('hosted payment page', () => {
     expect(within(list).getAllByRole('option')).toHaveLength(4);
   });
 
+  it('marks a test payment ("Test payment: no money moves"), and only a test payment', async () => {
+    server.use(
+      trpcQuery('pages.hostedSession', () => hostedSession()),
+      bankHandler,
+    );
+    const { unmount } = renderAt('/pay/tok');
+    expect((await screen.findByTestId('test-mark')).textContent).toBe('Test payment: no money moves');
+    unmount();
+    server.use(trpcQuery('pages.hostedSession', () => hostedSession({ testPayment: false })));
+    renderAt('/pay/tok');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pay Acme Shop' })).toBeTruthy();
+    expect(screen.queryByTestId('test-mark')).toBeNull();
+  });
+
   it('searches as the customer types, once per pause', async () => {
     const user = userEvent.setup();
     server.use(

@@ -40,6 +40,7 @@ describe('mock bank page', () => {
     renderAt('/mock-bank/tok');
     const username = (await screen.findByLabelText('Customer ID')) as HTMLInputElement;
     expect(username.value).not.toBe('');
+    expect(screen.getByTestId('test-mark').textContent).toBe('Test payment: no money moves');
     expect((screen.getByLabelText('Password') as HTMLInputElement).value).not.toBe('');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     const heading = await screen.findByRole('heading', { level: 1, name: 'Approve payment to Acme Shop' });

@@ -10,6 +10,7 @@ import { type SuspendedMerchantLinks, suspendedMerchantLinks } from './suspended
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    mailInboxUrl: string;
     apiKey: string;
     linkSigningSecret: string;
     suspendedMerchantLinks: SuspendedMerchantLinks;
@@ -31,6 +32,7 @@ export default async function setup(project: TestProject) {
     const organizationId = String(org.organizationId ?? org.id);
     const key = await server.admin(['key:create', '--org', organizationId, '--permissions', 'read,write']);
     project.provide('baseUrl', server.baseUrl);
+    project.provide('mailInboxUrl', server.mailInboxUrl);
     project.provide('apiKey', String(key.apiKey ?? key.key));
     project.provide('linkSigningSecret', server.linkSigningSecret);
     project.provide('suspendedMerchantLinks', await suspendedMerchantLinks(server));

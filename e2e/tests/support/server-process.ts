@@ -14,6 +14,8 @@ const LOG_TAIL = 60;
 export interface RunningServer {
   baseUrl: string;
   linkSigningSecret: string;
+  /** MailDev's web API (no SMTP_URL: `npm start` runs it), where tests read the mail sent. */
+  mailInboxUrl: string;
   /** Runs the operator CLI against this server's database; returns its one JSON line. */
   admin(args: string[]): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
@@ -42,10 +44,14 @@ export async function startServer(
     EMBEDDED_PG_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
     RUN_WORKER: 'true',
+    // No SMTP_URL: MailDev takes the mail, on ports of its own (never another run's 1025/1080).
+    MAILDEV_SMTP_PORT: String(await freePort()),
+    MAILDEV_WEB_PORT: String(await freePort()),
     // The obie flows pass their own sandbox bank's client file; the rest run without obie.
     OBIE: 'off',
     ...options.env,
   };
+  delete env.SMTP_URL;
   delete env.DATABASE_URL;
 
   const child = spawn('npm', ['run', '-s', '-w', '@pis/server', 'start'], {
@@ -85,7 +91,13 @@ export async function startServer(
     return JSON.parse(line) as Record<string, unknown>;
   };
 
-  return { baseUrl, linkSigningSecret, admin, stop };
+  return {
+    baseUrl,
+    linkSigningSecret,
+    mailInboxUrl: `http://127.0.0.1:${env.MAILDEV_WEB_PORT}`,
+    admin,
+    stop,
+  };
 }
 
 async function waitUntilReady(baseUrl: string, child: ChildProcess): Promise<void> {

@@ -20,6 +20,7 @@ export interface ActiveSession {
   id: string;
   userId: string;
   email: string;
+  emailVerified: boolean;
   organization: DashboardOrganization;
   csrfToken: string;
 }
@@ -83,7 +84,14 @@ export async function authenticateSession(
   if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
     await fork.nativeUpdate(DashboardSession, { id }, { lastSeenAt: now });
   }
-  return { id, userId: user.id, email: user.email, organization, csrfToken: session.csrfToken };
+  return {
+    id,
+    userId: user.id,
+    email: user.email,
+    emailVerified: user.emailVerifiedAt != null,
+    organization,
+    csrfToken: session.csrfToken,
+  };
 }
 
 const isLive = (session: DashboardSession, now: Date) =>
@@ -105,4 +113,14 @@ export async function purgeEndedSessions(em: EntityManager, now: Date): Promise<
   await em.fork().nativeDelete(DashboardSession, {
     $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lte: new Date(now.getTime() - SESSION_IDLE_MS) } }],
   });
+}
+
+/**
+ * Ends every session of a user but `keep` (the one asking, when there is one): sign out
+ * everywhere, a changed password, a reset. Resolves to how many ended.
+ */
+export async function endSessionsOf(em: EntityManager, userId: string, keep?: string): Promise<number> {
+  return em
+    .fork()
+    .nativeDelete(DashboardSession, keep ? { user: userId, id: { $ne: keep } } : { user: userId });
 }

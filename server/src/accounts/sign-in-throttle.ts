@@ -11,13 +11,16 @@ export interface AccountClient {
 
 /**
  * Password guessing is throttled per client address (one machine trying many accounts, and
- * sign-up spam) and per email (many machines trying one account), in the shared Postgres store
- * so every instance counts together. Every attempt counts, right or wrong: counting only
- * failures would need a second write and tells an attacker when a guess was right.
- * Fixed 15-minute windows (the store's); the per-email budget lets a person mistype a few times.
+ * sign-up spam) and per email *together with* the address (one machine trying one account), in
+ * the shared Postgres store so every instance counts together. Not per email alone: then a
+ * stranger could lock the real owner out by failing ten times (issue 24); this way the owner,
+ * from their own address, always has their own budget. Many machines against one account get
+ * 10 guesses each per window, against a password zxcvbn scored "safely unguessable".
+ * Every attempt counts, right or wrong: counting only failures would need a second write and
+ * tells an attacker when a guess was right. Fixed 15-minute windows (the store's).
  */
 const WINDOW_SECONDS = 15 * 60;
-export const SIGN_IN_LIMITS = { perAddress: 30, perEmail: 10 } as const;
+export const SIGN_IN_LIMITS = { perAddress: 30, perEmailAndAddress: 10 } as const;
 
 const tooManyAttempts = () =>
   new AppError('RATE_LIMITED', 'Too many sign-in attempts: wait a few minutes and try again');
@@ -26,10 +29,12 @@ export async function throttleAccountAttempt(
   em: EntityManager,
   client: AccountClient,
   emailKey: string | undefined,
+  kind = 'auth',
 ): Promise<void> {
+  const address = client.clientAddress();
   const checks = [
     consumeRateLimit(em, {
-      key: `dashboard-auth:address:${client.clientAddress()}`,
+      key: `dashboard-${kind}:address:${address}`,
       limit: SIGN_IN_LIMITS.perAddress,
       windowSeconds: WINDOW_SECONDS,
     }),
@@ -37,9 +42,9 @@ export async function throttleAccountAttempt(
   if (emailKey !== undefined) {
     checks.push(
       consumeRateLimit(em, {
-        // Bounded (the store's keys are at most 200 characters; SignInInput allows 254).
-        key: `dashboard-auth:email:${emailKey.slice(0, 160)}`,
-        limit: SIGN_IN_LIMITS.perEmail,
+        // Long keys (a 254-character email) are stored as their SHA-256 by the store.
+        key: `dashboard-${kind}:email:${emailKey}:address:${address}`,
+        limit: SIGN_IN_LIMITS.perEmailAndAddress,
         windowSeconds: WINDOW_SECONDS,
       }),
     );

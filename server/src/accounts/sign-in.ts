@@ -39,5 +39,9 @@ export async function signIn(
   await purgeEndedSessions(em, now);
   const session = await createSession(em.fork(), user.id, clock);
   http.setSessionCookie(session.token, session.expiresAt);
-  return { user: { id: user.id, email: user.email }, organization, csrfToken: session.csrfToken };
+  return {
+    user: { id: user.id, email: user.email, emailVerified: user.emailVerifiedAt != null },
+    organization,
+    csrfToken: session.csrfToken,
+  };
 }

@@ -5,7 +5,10 @@ import type { EntityManager } from '../db/orm.ts';
 import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { createOrganization } from '../organizations/organization-admin.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
+import type { AccountDeps } from './account-deps.ts';
+import { sendVerification } from './account-lifecycle.ts';
 import { hashPassword } from './password-hash.ts';
+import { assertStrongPassword } from './password-strength.ts';
 import { createSession } from './sessions.ts';
 import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
 import { createUser, emailKey } from './users.ts';
@@ -18,13 +21,14 @@ type SignUpCommand = z.output<typeof SignUpInput>;
  * email (or any failure) leaves nothing behind.
  */
 export async function signUp(
-  em: EntityManager,
+  deps: AccountDeps,
   http: DashboardHttp,
   client: AccountClient,
   input: SignUpCommand,
-  clock: Clock,
 ): Promise<DashboardSession> {
+  const { em, clock } = deps;
   await throttleAccountAttempt(em, client, undefined);
+  assertStrongPassword(input.password, [input.email, input.businessName]);
   // Hashed before the transaction: no row lock or connection is held for the argon2 time.
   const passwordHash = await hashPassword(input.password);
   const created = await em.fork().transactional(async (tx) => {
@@ -38,8 +42,14 @@ export async function signUp(
   const organization = await organizationSummary(em, created.organizationId);
   if (!organization) throw new Error(`organization ${created.organizationId} vanished after sign-up`);
   http.setSessionCookie(created.session.token, created.session.expiresAt);
+  // Signed in at once and test mode works; the link proves the address (live mode waits for it).
+  await sendVerification(deps, {
+    id: created.userId,
+    email: emailKey(input.email),
+    organizationId: created.organizationId,
+  }).catch((error: unknown) => deps.log.error({ err: error }, 'verification mail not queued'));
   return {
-    user: { id: created.userId, email: emailKey(input.email) },
+    user: { id: created.userId, email: emailKey(input.email), emailVerified: false },
     organization,
     csrfToken: created.session.csrfToken,
   };

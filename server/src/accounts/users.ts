@@ -8,8 +8,8 @@ import type { EntityManager } from '../db/orm.ts';
 /** Emails compare regardless of case: stored and looked up trimmed and lower-cased. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
-export const emailTaken = () =>
-  validationFailed([{ field: 'email', message: 'is already registered: sign in instead' }]);
+export const emailTaken = (field = 'email') =>
+  validationFailed([{ field, message: 'is already registered: sign in instead' }]);
 
 /** A password for someone who did not choose one (CLI, demo user): 144 random bits. */
 export const generatePassword = (): string => randomBytes(18).toString('base64url');

@@ -35,6 +35,17 @@ const alreadyRevoked = () => new AppError('API_KEY_ALREADY_REVOKED', 'This API k
 
 export const DEFAULT_KEY_NAME = 'API key';
 
+/**
+ * Active keys one organization may hold (issue 24): budgets count per organization, and a
+ * bounded number of keys keeps a leaked organization's blast radius and the key cache small.
+ */
+export const MAX_ACTIVE_KEYS = 25;
+const tooManyKeys = () =>
+  new AppError(
+    'FORBIDDEN',
+    `This organization already has ${MAX_ACTIVE_KEYS} active API keys, the most it may hold: revoke one it no longer uses, then create the new one`,
+  );
+
 export async function createApiKey(
   em: EntityManager,
   input: {
@@ -47,21 +58,41 @@ export async function createApiKey(
 ): Promise<{ apiKeyId: string; apiKey: string; entry: ApiKeyEntry }> {
   // Not forked: sign-up and the demo seed create the organization in the same transaction.
   await loadOrganization(em, input.organizationId);
+  // Counted and created under the organization's row lock (a savepoint inside a caller's
+  // transaction), so two racing creates cannot both be the 25th. Dashboard and CLI both come here.
   const generated = generateApiKey();
-  const row = em.create(ApiKey, {
-    id: randomId('key'),
-    organization: input.organizationId,
-    name: input.name ?? DEFAULT_KEY_NAME,
-    prefix: generated.prefix,
-    keyHash: generated.keyHash,
-    canRead: input.permissions.read,
-    canWrite: input.permissions.write,
-    expiresAt: input.expiresAt ?? null,
-    revokedAt: null,
-    createdAt: clock.now(),
-    lastUsedAt: null,
+  const row = await em.transactional(async (tx) => {
+    await tx
+      .getConnection()
+      .execute(
+        'select id from organization where id = ? for update',
+        [input.organizationId],
+        'all',
+        tx.getTransactionContext(),
+      );
+    const now = clock.now();
+    const active = await tx.count(ApiKey, {
+      organization: input.organizationId,
+      revokedAt: null,
+      $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+    });
+    if (active >= MAX_ACTIVE_KEYS) throw tooManyKeys();
+    const created = tx.create(ApiKey, {
+      id: randomId('key'),
+      organization: input.organizationId,
+      name: input.name ?? DEFAULT_KEY_NAME,
+      prefix: generated.prefix,
+      keyHash: generated.keyHash,
+      canRead: input.permissions.read,
+      canWrite: input.permissions.write,
+      expiresAt: input.expiresAt ?? null,
+      revokedAt: null,
+      createdAt: now,
+      lastUsedAt: null,
+    });
+    await tx.persist(created).flush();
+    return created;
   });
-  await em.persist(row).flush();
   return { apiKeyId: row.id, apiKey: generated.apiKey, entry: toApiKeyEntry(row, clock.now()) };
 }
 

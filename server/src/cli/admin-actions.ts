@@ -49,3 +49,5 @@ export async function createDashboardUser(
   );
   return { userId, password };
 }
+
+export { failedMail } from '../mail/mail-deliveries.ts';

@@ -143,6 +143,15 @@ export const COMMANDS: Record<string, Command> = {
         actions.createDashboardUser(em, { organizationId: org, email, password }, clock);
     },
   },
+  'mail:failures': {
+    usage: 'mail:failures [--limit N]   (mail that could not be sent after every retry, newest first)',
+    options: { limit: { type: 'string' } },
+    prepare: (values) => {
+      const limit =
+        values.limit === undefined ? 50 : value(z.coerce.number().int().min(1).max(1000), values, 'limit');
+      return async (actions, em) => ({ failures: await actions.failedMail(em, limit) });
+    },
+  },
 };
 
 export const USAGE = [

@@ -5,8 +5,8 @@ export interface StartBannerInput {
   publicBaseUrl: string;
   seconds: string;
   listening: string;
-  /** Where people read the mail the service sends; null while it sends none. */
-  mailInbox: string | null;
+  /** Where people read the mail the service sends (MailDev's inbox), or why there is none here. */
+  mailInbox: string;
   /** The demo organization made by this start (its secrets shown this once), if any. */
   demo: DemoOrganization | undefined;
   /** Whether this is the embedded database, whose first start made the demo user. */
@@ -28,7 +28,7 @@ export function startBanner(input: StartBannerInput): string {
     `  dashboard   ${url}/dashboard`,
     `  API docs    ${url}/docs`,
     `  REST API    ${url}/api   (OpenAPI: ${url}/api/openapi.json)`,
-    `  mail inbox  ${input.mailInbox ?? 'none yet: this service sends no mail'}`,
+    `  mail inbox  ${input.mailInbox}`,
     '',
   ];
   if (input.demo) {

@@ -1,18 +1,45 @@
-import { DashboardSession, SignedOut, SignInInput, SignUpInput } from '@pis/shared';
+import {
+  ChangeEmailInput,
+  ChangePasswordInput,
+  DashboardSession,
+  EmailChanged,
+  EmailVerified,
+  PasswordChanged,
+  PasswordReset,
+  PasswordResetRequested,
+  RequestPasswordResetInput,
+  ResetPasswordInput,
+  SignedOut,
+  SignedOutEverywhere,
+  SignInInput,
+  SignUpInput,
+  VerificationSent,
+  VerifyEmailInput,
+} from '@pis/shared';
 import { z } from 'zod';
+import { accountDeps } from '../accounts/account-deps.ts';
+import {
+  changeEmail,
+  changePassword,
+  requestPasswordReset,
+  resetPassword,
+  sendVerification,
+  signOutEverywhere,
+  verifyEmail,
+} from '../accounts/account-lifecycle.ts';
 import { endSession } from '../accounts/sessions.ts';
 import { signIn } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
 import { audited, auditedSignIn } from '../observability/audit-log.ts';
 import { router } from '../trpc/trpc.ts';
-import { anonymousMutation, sessionQuery, signOutMutation } from './dashboard-procedures.ts';
+import { anonymousMutation, sessionMutation, sessionQuery, signOutMutation } from './dashboard-procedures.ts';
 
 /** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
 export const accountRouter = router({
   signUp: anonymousMutation
     .input(SignUpInput)
     .output(DashboardSession)
-    .mutation(({ ctx, input }) => signUp(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
+    .mutation(({ ctx, input }) => signUp(accountDeps(ctx), ctx.dashboard, ctx, input)),
 
   signIn: anonymousMutation
     .input(SignInInput)
@@ -28,11 +55,54 @@ export const accountRouter = router({
       audited(ctx, { action: 'session.signed_out' }, () => endSession(ctx.em, ctx.dashboard, ctx.session)),
     ),
 
+  // The account lifecycle (issue 24): accounts/account-lifecycle.ts.
+  verifyEmail: anonymousMutation
+    .input(VerifyEmailInput)
+    .output(EmailVerified)
+    .mutation(({ ctx, input }) => verifyEmail(accountDeps(ctx), input.token)),
+
+  resendVerification: sessionMutation
+    .input(z.void())
+    .output(VerificationSent)
+    .mutation(async ({ ctx: { session, ...ctx } }) => {
+      await sendVerification(accountDeps(ctx), {
+        id: session.userId,
+        email: session.email,
+        organizationId: session.organization.id,
+      });
+      return { sent: true as const };
+    }),
+
+  requestPasswordReset: anonymousMutation
+    .input(RequestPasswordResetInput)
+    .output(PasswordResetRequested)
+    .mutation(({ ctx, input }) => requestPasswordReset(accountDeps(ctx), ctx, input.email)),
+
+  resetPassword: anonymousMutation
+    .input(ResetPasswordInput)
+    .output(PasswordReset)
+    .mutation(({ ctx, input }) => resetPassword(accountDeps(ctx), input.token, input.password)),
+
+  changePassword: sessionMutation
+    .input(ChangePasswordInput)
+    .output(PasswordChanged)
+    .mutation(({ ctx, input }) => changePassword(accountDeps(ctx), ctx, ctx.session, input)),
+
+  changeEmail: sessionMutation
+    .input(ChangeEmailInput)
+    .output(EmailChanged)
+    .mutation(({ ctx, input }) => changeEmail(accountDeps(ctx), ctx, ctx.session, input)),
+
+  signOutEverywhere: sessionMutation
+    .input(z.void())
+    .output(SignedOutEverywhere)
+    .mutation(({ ctx }) => signOutEverywhere(accountDeps(ctx), ctx.session)),
+
   session: sessionQuery
     .input(z.void())
     .output(DashboardSession)
     .query(({ ctx: { session } }) => ({
-      user: { id: session.userId, email: session.email },
+      user: { id: session.userId, email: session.email, emailVerified: session.emailVerified },
       organization: session.organization,
       csrfToken: session.csrfToken,
     })),

@@ -14,17 +14,14 @@ export interface DashboardHttp {
 }
 
 /**
- * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site POSTs), Secure when the
- * service is served over https, and limited to /trpc: the only path that reads it.
+ * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site POSTs), and what the
+ * `__Host-` prefix requires (issue 24's review): Secure, Path=/, no Domain. A dashboard on plain
+ * http therefore works only on a loopback address (browsers treat it as secure); anything else
+ * must be served over https.
  */
-const cookieOptions = (secure: boolean) =>
-  ({ httpOnly: true, sameSite: 'lax', secure, path: '/trpc' }) as const;
+const COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', secure: true, path: '/' } as const;
 
-export function dashboardHttp(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  secureCookies: boolean,
-): DashboardHttp {
+export function dashboardHttp(req: FastifyRequest, reply: FastifyReply): DashboardHttp {
   const single = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
   return {
     sessionToken: () => {
@@ -34,12 +31,12 @@ export function dashboardHttp(
     csrfHeader: () => single(req.headers[DASHBOARD_CSRF_HEADER]),
     setSessionCookie: (token, expiresAt) => {
       reply.setCookie(DASHBOARD_SESSION_COOKIE, token, {
-        ...cookieOptions(secureCookies),
+        ...COOKIE_OPTIONS,
         expires: expiresAt,
       });
     },
     clearSessionCookie: () => {
-      reply.clearCookie(DASHBOARD_SESSION_COOKIE, cookieOptions(secureCookies));
+      reply.clearCookie(DASHBOARD_SESSION_COOKIE, COOKIE_OPTIONS);
     },
   };
 }

@@ -19,13 +19,16 @@ const PAGE_CSP = {
   styleSrc: ["'self'"],
 };
 
-/** The API reference (Scalar) starts itself from an inline script and styles inline. */
-const DOCS_CSP = {
+/**
+ * The API reference (Scalar) starts itself from one inline script, allowed by its hash (see
+ * http/docs-page.ts), never by 'unsafe-inline'; it styles inline (style-src still allows that).
+ */
+const docsCsp = (scriptHashes: readonly string[]) => ({
   ...PAGE_CSP,
-  scriptSrc: ["'self'", "'unsafe-inline'"],
+  scriptSrc: ["'self'", ...scriptHashes],
   styleSrc: ["'self'", "'unsafe-inline'"],
   fontSrc: ["'self'", 'data:'],
-};
+});
 
 const NOT_CACHEABLE = /^\/(api|trpc)(\/|\?|$)/;
 
@@ -42,7 +45,7 @@ const NOT_CACHEABLE = /^\/(api|trpc)(\/|\?|$)/;
  */
 export async function securityHeaders(
   app: FastifyInstance,
-  options: { publicBaseUrl: string },
+  options: { publicBaseUrl: string; docsScriptHashes: readonly string[] },
 ): Promise<void> {
   const https = options.publicBaseUrl.startsWith('https:');
   const everywhere: HelmetOptions = {
@@ -56,7 +59,7 @@ export async function securityHeaders(
   const pages = helmet(everywhere);
   const docs = helmet({
     ...everywhere,
-    contentSecurityPolicy: { useDefaults: false, directives: DOCS_CSP },
+    contentSecurityPolicy: { useDefaults: false, directives: docsCsp(options.docsScriptHashes) },
   });
   const bankLogos = helmet({ ...everywhere, crossOriginResourcePolicy: { policy: 'cross-origin' } });
   const done = (error?: unknown) => {

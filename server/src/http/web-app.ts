@@ -51,7 +51,11 @@ export async function webApp(app: FastifyInstance, options: { distDir: string })
       !NOT_SPA.test(request.url) &&
       !LOOKS_LIKE_FILE.test(request.url)
     ) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      // Customer pages (test payments above all) must never be a search result.
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .sendFile('index.html');
     }
     return reply.code(404).send({ success: false, error: { message: 'Not found' } });
   });

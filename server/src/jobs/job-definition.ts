@@ -2,6 +2,7 @@ import type { Queue, WorkOptions } from 'pg-boss';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
+import type { MailJobDeps } from '../mail/mail-deliveries.ts';
 
 /** What job handlers may use. The worker builds it once; handlers never reach for globals. */
 export interface JobDeps {
@@ -30,6 +31,8 @@ export interface JobDeps {
   purgeExpiredIdempotencyKeys(now: Date): Promise<number>;
   /** Deletes rate-limit windows that have ended; resolves to how many went. */
   purgeRateLimitWindows(now: Date): Promise<number>;
+  /** Sends a queued mail over SMTP; records one that failed for good (mail/mail-deliveries.ts). */
+  mail: MailJobDeps;
 }
 
 /** One background job: its queue name, the payload it accepts, and what it does. */

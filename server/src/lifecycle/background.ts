@@ -5,7 +5,9 @@ import { startJobQueue } from '../jobs/job-queue.ts';
 import { createPgBossPaymentScheduler } from '../jobs/pg-boss-payment-scheduler.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import type { Logger } from '../logger.ts';
-
+import { mailJobDeps, pgBossMailOutbox } from '../mail/mail-deliveries.ts';
+import type { MailOutbox } from '../mail/mail-message.ts';
+import { smtpMailSender } from '../mail/smtp-transport.ts';
 import { catchUpDuePayments, catchUpPayments, findDuePaymentIds } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
@@ -28,6 +30,8 @@ export interface BackgroundDeps {
 export interface Background {
   /** For buildApp: tells pg-boss when a payment next changes by itself. */
   scheduler: PaymentScheduler;
+  /** For buildApp: queues account mail as pg-boss jobs. */
+  mail: MailOutbox;
   /** Called on shutdown after HTTP has stopped: stop fetching jobs, wait for running ones, close the queue. */
   stop(): Promise<void>;
 }
@@ -47,6 +51,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
   });
   const scheduler = createPgBossPaymentScheduler(queue, deps.clock);
   let worker: Worker | undefined;
+  const mailSender = smtpMailSender(deps.config.mail);
   try {
     if (deps.runWorker) {
       const catchUp = { em: deps.orm.em, clock: deps.clock, scheduler, logger };
@@ -65,6 +70,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         reconcileProviderClaims: () => reconcileProviderClaims(providerDeps),
         pollProviderPayment: (paymentId, attempt) => pollProviderPayment(providerDeps, paymentId, attempt),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(deps.orm.em, now),
+        mail: mailJobDeps({ em: deps.orm.em, clock: deps.clock, logger, sender: mailSender }),
       });
     }
   } catch (error) {
@@ -73,6 +79,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
   }
   return {
     scheduler,
+    mail: pgBossMailOutbox({ em: deps.orm.em, clock: deps.clock, queue }),
     stop: async () => {
       // Within the background step's budget: handlers first, then pg-boss with what is left.
       if (worker) {
@@ -89,6 +96,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
           logger.warn({ budgetMs: handlersMs }, 'job handlers still running; stopping pg-boss anyway');
       }
       await queue.stop({ timeoutMs: STEP_BUDGET_MS.queue });
+      mailSender.close();
     },
   };
 }

@@ -89,6 +89,7 @@ export async function startServiceParts(
     clock: parts.clock,
     logger,
     scheduler: parts.background.scheduler,
+    mail: parts.background.mail,
     waiters,
     apiKeyCache,
     drain,

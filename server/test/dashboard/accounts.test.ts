@@ -36,8 +36,10 @@ describe('sign-up', () => {
     expect(session.csrfToken).toMatch(/^[0-9a-f]{64}$/);
 
     const cookie = response.cookies.find((c) => c.name === DASHBOARD_SESSION_COOKIE);
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/trpc' });
-    expect(cookie?.secure).toBeFalsy();
+    // __Host- (issue 24's review): Secure, Path=/, no Domain, whatever PUBLIC_BASE_URL says.
+    expect(cookie?.name).toBe('__Host-pis_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: true });
+    expect(cookie?.domain).toBeUndefined();
     expect(new Date(String(cookie?.expires)).getTime()).toBe(clock.now().getTime() + SESSION_ABSOLUTE_MS);
 
     b.csrfToken = session.csrfToken;
@@ -49,7 +51,7 @@ describe('sign-up', () => {
     expect(await orm.em.fork().count(SessionRow, { id: String(b.cookie) })).toBe(0);
   });
 
-  test('the cookie is Secure when PUBLIC_BASE_URL is https', async () => {
+  test('the cookie is Secure with PUBLIC_BASE_URL on https too', async () => {
     const secure = await createTestApp({ config: { publicBaseUrl: 'https://pay.example' } });
     const response = await new DashboardBrowser(secure.app).mutation('account.signUp', signUpInput());
     expect(data(response)).toBeTruthy();
@@ -291,19 +293,21 @@ describe("CSRF: every state-changing call needs the session's token", () => {
   });
 });
 
-describe('sign-in throttling: 429 with Retry-After, per email and per client address', () => {
-  test('per email: past the budget even the right password is refused, from any address', async () => {
+describe('sign-in throttling: 429 with Retry-After, per (email, client address) and per client address', () => {
+  test("per email and address together: a stranger's failures never lock the owner out", async () => {
     const owner = await browser().signUp();
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) {
+    const stranger = new DashboardBrowser(app, '192.0.2.77');
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i++) {
       failure(
-        await browser().mutation('account.signIn', {
+        await stranger.mutation('account.signIn', {
           email: owner.user.email,
           password: `wrong guess ${i}xyz`,
         }),
         401,
       );
     }
-    const throttled = await browser().mutation('account.signIn', {
+    // The stranger is cut off, even with the right password...
+    const throttled = await stranger.mutation('account.signIn', {
       email: owner.user.email,
       password: owner.password,
     });
@@ -314,11 +318,24 @@ describe('sign-in throttling: 429 with Retry-After, per email and per client add
     const retryAfter = Number(throttled.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    // Another account is not affected.
-    const other = await browser().signUp();
+    // ...while the owner, from their own address, signs in (issue 24: no lock-out by strangers).
     expect(
-      data(await browser().mutation('account.signIn', { email: other.user.email, password: other.password })),
+      data(await browser().mutation('account.signIn', { email: owner.user.email, password: owner.password })),
     ).toBeTruthy();
+    // From one address, the same email's budget is spent by its own failures too.
+    const typo = new DashboardBrowser(app, '192.0.2.78');
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i++) {
+      failure(
+        await typo.mutation('account.signIn', { email: owner.user.email, password: `typo ${i}xyzxyz` }),
+        401,
+      );
+    }
+    expect(
+      failure(
+        await typo.mutation('account.signIn', { email: owner.user.email, password: owner.password }),
+        429,
+      ).code,
+    ).toBe('RATE_LIMITED');
   });
 
   test('per address: many emails from one address are cut off; another address is not', async () => {

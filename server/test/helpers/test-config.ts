@@ -30,6 +30,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     shutdownDrainMs: 0,
     metrics: undefined,
     webDistDir: '/nonexistent/web/dist',
+    mail: {
+      smtpUrl: undefined,
+      from: 'Test Service <no-reply@pis.test>',
+      devInbox: { smtpPort: 0, webPort: 0 },
+    },
     dataDir: '/nonexistent',
     obieConnections: [],
     ...overrides,

@@ -132,6 +132,7 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(orm.em, now),
         reconcileProviderClaims: () => reconcileProviderClaims(paymentsDeps({ clock })),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(orm.em, now),
+        mail: { deliver: async () => {}, failed: async () => {} },
       };
     },
     async storedStatus(paymentId) {

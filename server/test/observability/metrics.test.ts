@@ -220,6 +220,7 @@ describe('each family moves with its work', () => {
         reconcileProviderClaims: async () => ({ open: 0 }),
         purgeExpiredIdempotencyKeys: async () => 0,
         purgeRateLimitWindows: async () => 0,
+        mail: { deliver: async () => {}, failed: async () => {} },
       },
       new AbortController().signal,
     );

@@ -37,6 +37,7 @@ const SUMMARY_KEYS = [
   'paymentId',
   'reference',
   'status',
+  'testPayment',
 ];
 
 describe('hosted page', () => {
@@ -55,6 +56,7 @@ describe('hosted page', () => {
       reference: 'Order 1001',
       linkExpiresAt: new Date(clock.now().getTime() + 60 * MINUTE).toISOString(),
       outcome: null,
+      testPayment: true,
       flowType: 'HOSTED_PAGES',
       bank: null,
       defaultCountry: 'GB',

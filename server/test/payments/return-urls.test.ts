@@ -33,6 +33,12 @@ describe('redirectUrl', () => {
       // The fully qualified spelling (trailing dot) names the same host: a different origin
       // string, the same pages.
       'http://localhost.:3000/mock-bank/abc',
+      // Other spellings of this machine (issue 24's review): parsed and normalized, they reach
+      // the same pages.
+      'http://2130706433:3000/pay/x',
+      'http://127.1:3000/pay/x',
+      'http://[::1]:3000/pay/x',
+      'https://localhost:3000/pay/x',
     ]) {
       expect(await refusal(redirectUrl), redirectUrl).toEqual([
         {

@@ -18,6 +18,9 @@ import { RequireSession } from './session/RequireSession.tsx';
 import { SessionProvider } from './session/session-context.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import './dashboard.css';
+import { ForgotPasswordPage } from './account/ForgotPasswordPage.tsx';
+import { ResetPasswordPage } from './account/ResetPasswordPage.tsx';
+import { VerifyEmailPage } from './account/VerifyEmailPage.tsx';
 
 /** The dashboard's pages, relative to /dashboard. */
 const DashboardRoutes = () => (
@@ -26,6 +29,9 @@ const DashboardRoutes = () => (
       <Route path="sign-up" element={<SignUpPage />} />
       <Route path="sign-in" element={<SignInPage />} />
       <Route path="sign-out" element={<SignOutPage />} />
+      <Route path="forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="reset-password" element={<ResetPasswordPage />} />
+      <Route path="verify-email" element={<VerifyEmailPage />} />
       <Route element={<RequireSession />}>
         <Route index element={<OverviewPage />} />
         <Route path="api-keys" element={<ApiKeysPage />} />

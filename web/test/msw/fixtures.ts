@@ -35,6 +35,7 @@ export const hostedSession = (overrides: Partial<HostedSession> = {}): HostedSes
   linkExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
   next: null,
   outcome: null,
+  testPayment: true,
   ...overrides,
 });
 
@@ -49,5 +50,6 @@ export const mockBankSession = (overrides: Partial<MockBankSession> = {}): MockB
   scenario: { preset: 'instant', completeAfterSeconds: null, rejectReason: 'CUST' },
   linkExpiresAt: new Date(Date.now() + 1_800_000).toISOString(),
   outcome: null,
+  testPayment: true,
   ...overrides,
 });

@@ -15,6 +15,8 @@ export const DashboardUser = defineEntity({
     email: p.string().length(254).unique(),
     passwordHash: p.text(),
     createdAt: p.datetime(),
+    /** When `email` was proven by a verification link; null until then (live mode waits for it). */
+    emailVerifiedAt: p.datetime().nullable(),
   },
 });
 export type DashboardUser = InferEntity<typeof DashboardUser>;

@@ -1,7 +1,9 @@
+import { AccountToken } from './account-token.entity.ts';
 import { ApiKey } from './api-key.entity.ts';
 import { DashboardSession } from './dashboard-session.entity.ts';
 import { DashboardUser } from './dashboard-user.entity.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
+import { MailDelivery } from './mail-delivery.entity.ts';
 import { ObieAuthorization } from './obie-authorization.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
@@ -27,13 +29,17 @@ export const ENTITIES = [
   PaymentCount,
   PaymentDayVolume,
   ObieAuthorization,
+  AccountToken,
+  MailDelivery,
 ];
 
 export {
+  AccountToken,
   ApiKey,
   DashboardSession,
   DashboardUser,
   IdempotencyKey,
+  MailDelivery,
   ObieAuthorization,
   Organization,
   OrganizationProvider,

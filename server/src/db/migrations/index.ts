@@ -10,6 +10,7 @@ import { Migration20261122230736_payment_notify } from './Migration2026112223073
 import { Migration20261122232327_payment_counts_per_statement } from './Migration20261122232327_payment_counts_per_statement.ts';
 import { Migration20261123012000_api_key_changed } from './Migration20261123012000_api_key_changed.ts';
 import { Migration20261123020000_payment_day_volume } from './Migration20261123020000_payment_day_volume.ts';
+import { Migration20261125134944_accounts_and_mail } from './Migration20261125134944_accounts_and_mail.ts';
 import { Migration20261125140000_request_and_audit_logs } from './Migration20261125140000_request_and_audit_logs.ts';
 import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261125140000_request_and_audit_logs,
   },
   { name: 'Migration20261125143000_obie_provider', class: Migration20261125143000_obie_provider },
+  { name: 'Migration20261125134944_accounts_and_mail', class: Migration20261125134944_accounts_and_mail },
 ];

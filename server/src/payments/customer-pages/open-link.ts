@@ -1,4 +1,11 @@
-import { AppError, isTerminal, merchantReturnUrl, type Outcome, type PaymentRecord } from '@pis/shared';
+import {
+  AppError,
+  isTerminal,
+  MOCK_PROVIDER,
+  merchantReturnUrl,
+  type Outcome,
+  type PaymentRecord,
+} from '@pis/shared';
 import { openCustomerLink } from '../../links/customer-links.ts';
 import type { LinkClaims, LinkPurpose } from '../../links/link-token.ts';
 import { type LoadedPayment, loadPayment } from '../load-payment.ts';
@@ -63,4 +70,5 @@ export const paymentSummary = (payment: PaymentRecord, merchantName: string, cla
   reference: payment.reference.reference,
   linkExpiresAt: claims.expiresAt.toISOString(),
   outcome: outcomeOf(payment),
+  testPayment: payment.provider === MOCK_PROVIDER,
 });

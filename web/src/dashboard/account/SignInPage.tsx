@@ -65,6 +65,9 @@ export const SignInPage = () => {
         />
       </form>
       <p className="account-switch">
+        <Link to="/dashboard/forgot-password">Forgot password?</Link>
+      </p>
+      <p className="account-switch">
         New here? <Link to="/dashboard/sign-up">Create an account</Link>
       </p>
     </AccountShell>

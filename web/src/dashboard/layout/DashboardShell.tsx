@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
+import { UnverifiedEmailBanner } from '../account/AccountSecurity.tsx';
 import { useSessionState } from '../session/session-context.tsx';
 
 const NAV = [
@@ -51,7 +52,10 @@ export const DashboardShell = ({ title, children }: DashboardShellProps) => {
           Sign out
         </button>
       </header>
-      <main className="dash-main">{children}</main>
+      <main className="dash-main">
+        <UnverifiedEmailBanner />
+        {children}
+      </main>
     </div>
   );
 };

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
+import { AccountSecurity } from '../account/AccountSecurity.tsx';
 import { dashboardApi } from '../api/dashboard-api.ts';
 import { FormProblem, fieldLabel } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
@@ -26,6 +27,7 @@ export const SettingsPage = () => {
         {result.state === 'failed' ? <LoadProblem error={result.error} onRetry={reload} /> : null}
         {result.state === 'ready' ? <ReturnOriginsForm stored={result.data} /> : null}
       </section>
+      <AccountSecurity />
     </DashboardShell>
   );
 };

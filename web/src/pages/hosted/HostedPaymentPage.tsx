@@ -73,7 +73,7 @@ const HostedPayment = ({ token, session, reload }: HostedPaymentProps) => {
   if (problem && LINK_ENDING.has(problem.kind)) return <ErrorView error={problem} link="hosted" />;
 
   const frame = (children: ReactNode) => (
-    <PageShell variant="hosted" brand={session.merchantName} title={title}>
+    <PageShell variant="hosted" brand={session.merchantName} title={title} testPayment={session.testPayment}>
       {children}
     </PageShell>
   );

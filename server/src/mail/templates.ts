@@ -1,0 +1,85 @@
+import escapeHtml from 'escape-html';
+import type { MailMessage } from './mail-message.ts';
+
+/**
+ * Account mails in plain text and HTML. Whatever a person typed (an organization's name, an
+ * address) is escaped in the HTML and kept out of the subject, where a line break would add a
+ * header; links are built by us from our own origin and a random token.
+ */
+interface Layout {
+  to: string;
+  subject: string;
+  /** Paragraphs of plain text (escaped for the HTML). */
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  footer: string;
+}
+
+const render = ({ to, subject, paragraphs, action, footer }: Layout): MailMessage => {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '--', footer].join(
+    '\n\n',
+  );
+  const html = [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1f2937; max-width: 36rem">',
+    ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    ...(action
+      ? [
+          `<p><a href="${escapeHtml(action.url)}" style="display: inline-block; padding: 0.6rem 1rem; background: #1d4ed8; color: #ffffff; border-radius: 0.375rem; text-decoration: none">${escapeHtml(action.label)}</a></p>`,
+          `<p style="font-size: 0.875rem">Or open this link: ${escapeHtml(action.url)}</p>`,
+        ]
+      : []),
+    `<hr><p style="font-size: 0.875rem; color: #4b5563">${escapeHtml(footer)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to, subject, text, html };
+};
+
+const FOOTER = 'Payment Initiation Service · you get this mail because of your dashboard account.';
+
+export const verifyEmailMail = (input: { to: string; organizationName: string; url: string }) =>
+  render({
+    to: input.to,
+    subject: 'Confirm your email address',
+    paragraphs: [
+      `Confirm this address for your dashboard account at ${input.organizationName}.`,
+      'Test mode works already; live mode and team invitations wait for this confirmation. The link works once, for 24 hours.',
+    ],
+    action: { label: 'Confirm email address', url: input.url },
+    footer: `${FOOTER} If you did not sign up, ignore it.`,
+  });
+
+export const passwordResetMail = (input: { to: string; url: string }) =>
+  render({
+    to: input.to,
+    subject: 'Reset your password',
+    paragraphs: [
+      'Someone (we hope you) asked to reset the password of your dashboard account.',
+      'The link works once, for 30 minutes. Setting a new password signs out every session.',
+    ],
+    action: { label: 'Set a new password', url: input.url },
+    footer: `${FOOTER} If you did not ask, ignore this mail: your password stays as it is.`,
+  });
+
+export const passwordChangedMail = (input: { to: string; organizationName: string }) =>
+  render({
+    to: input.to,
+    subject: 'Your password was changed',
+    paragraphs: [
+      `The password of your dashboard account at ${input.organizationName} was changed, and every session was signed out.`,
+      'If this was not you, reset your password now with "Forgot password?" on the sign-in page.',
+    ],
+    footer: FOOTER,
+  });
+
+export const emailChangedMail = (input: { to: string; organizationName: string; newEmail: string }) =>
+  render({
+    to: input.to,
+    subject: 'Your sign-in email was changed',
+    paragraphs: [
+      `The dashboard account at ${input.organizationName} that used this address now signs in as ${input.newEmail}.`,
+      'If this was not you, contact your organization owner or our support at once.',
+    ],
+    footer: FOOTER,
+  });
