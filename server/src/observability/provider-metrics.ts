@@ -38,11 +38,12 @@ function instrument(provider: PaymentProvider): PaymentProvider {
         throw error;
       }
     };
-  return {
-    code: provider.code,
+  // The adapter's own members beyond the interface (obie's callback and notification handlers)
+  // stay reachable through the prototype: only the four calls are replaced.
+  return Object.assign(Object.create(provider) as PaymentProvider, {
     startPayment: timed('startPayment', provider.startPayment.bind(provider)),
     readStatus: timed('readStatus', provider.readStatus.bind(provider)),
     cancelPayment: timed('cancelPayment', provider.cancelPayment.bind(provider)),
     hasPayment: timed('hasPayment', provider.hasPayment.bind(provider)),
-  };
+  });
 }
