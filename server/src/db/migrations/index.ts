@@ -10,6 +10,7 @@ import { Migration20261122230736_payment_notify } from './Migration2026112223073
 import { Migration20261122232327_payment_counts_per_statement } from './Migration20261122232327_payment_counts_per_statement.ts';
 import { Migration20261123012000_api_key_changed } from './Migration20261123012000_api_key_changed.ts';
 import { Migration20261123020000_payment_day_volume } from './Migration20261123020000_payment_day_volume.ts';
+import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -33,4 +34,5 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261123012000_api_key_changed', class: Migration20261123012000_api_key_changed },
   { name: 'Migration20261123020000_payment_day_volume', class: Migration20261123020000_payment_day_volume },
+  { name: 'Migration20261125150000_payment_search', class: Migration20261125150000_payment_search },
 ];
