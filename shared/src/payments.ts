@@ -132,6 +132,20 @@ export const Payment = z
   .meta({ id: 'Payment', description: 'A payment as read, listed, synced or cancelled' });
 export type Payment = z.infer<typeof Payment>;
 
+export const NewCustomerLink = z
+  .object({
+    redirectUrl: z.string().meta({
+      description: 'A fresh signed link to send the customer to (the same page the payment started with)',
+      example: 'https://pay.example.com/pay/eyJwIjoicGF5XzAxIiwidSI6Imhvc3RlZCIsImUiOjE3NjQwODAwMDB9.c2ln',
+    }),
+    expiresAt: z.iso.datetime().meta({
+      description: 'When this link stops working; earlier links keep their own expiry',
+      example: '2026-11-25T16:00:00.000Z',
+    }),
+  })
+  .meta({ id: 'NewCustomerLink', description: 'A new customer link for an unfinished payment' });
+export type NewCustomerLink = z.infer<typeof NewCustomerLink>;
+
 export const PaymentIdInput = z.object({ paymentId: z.string().max(200) });
 
 /** The longest `search` a list or export accepts (issue 23). */

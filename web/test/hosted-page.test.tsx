@@ -193,6 +193,7 @@ describe('hosted payment page', () => {
     renderAt('/pay/tok');
     expect(await screen.findByRole('heading', { name: 'This link has expired' })).toBeTruthy();
     expect(screen.getByText(/valid for 1 hour/)).toBeTruthy();
+    expect(screen.getByText(/Ask the shop to send you a new link/)).toBeTruthy();
   });
 
   it("a suspended merchant's payment: a clear page, no bank picker, no retry", async () => {

@@ -11,11 +11,13 @@ const LIFETIME: Record<LinkKind, string> = {
 };
 
 const START_AGAIN = "Go back to the merchant's website to start the payment again.";
+/** An expired link is not the end: the shop can send a new one (POST /payments/{id}/link). */
+const SEND_NEW_LINK = 'Ask the shop to send you a new link, or go back to their website to start again.';
 
 const texts = (kind: PageErrorKind, link: LinkKind): { title: string; body: string[]; retry: boolean } => {
   switch (kind) {
     case 'LINK_EXPIRED':
-      return { title: 'This link has expired', body: [LIFETIME[link], START_AGAIN], retry: false };
+      return { title: 'This link has expired', body: [LIFETIME[link], SEND_NEW_LINK], retry: false };
     case 'LINK_INVALID':
       return {
         title: 'This link is not valid',

@@ -4,6 +4,7 @@ import { createPaymentProcedure } from './create-payment.procedure.ts';
 import { exportPaymentsProcedure } from './export-payments.procedure.ts';
 import { getPaymentProcedure } from './get-payment.procedure.ts';
 import { listPaymentsProcedure } from './list-payments.procedure.ts';
+import { newLinkProcedure } from './new-link.procedure.ts';
 import { syncPaymentProcedure } from './sync-payment.procedure.ts';
 
 /** The merchant's payment operations (REST under /api/payments). */
@@ -14,4 +15,5 @@ export const paymentsRouter = router({
   get: getPaymentProcedure,
   sync: syncPaymentProcedure,
   cancel: cancelPaymentProcedure,
+  link: newLinkProcedure,
 });
