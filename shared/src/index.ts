@@ -9,6 +9,7 @@ export * from './lifecycle.ts';
 export * from './live-reads.ts';
 export * from './mock-bank.ts';
 export * from './pages.ts';
+export * from './payment-filters.ts';
 export * from './payments.ts';
 export * from './presenters.ts';
 export * from './primitives.ts';

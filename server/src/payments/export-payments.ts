@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { PaymentFilters, PaymentRecord } from '@pis/shared';
+import { EXPORT_COLUMNS, type PaymentFilters } from '@pis/shared';
 import { stringify } from 'csv-stringify';
 import { catchUpOverdue } from './catch-up-payments.ts';
 import { type ExportCursor, exportPaymentPage } from './payment-store.ts';
@@ -8,33 +8,6 @@ import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 
 /** Rows read per query: big enough that a million rows is a thousand short queries. */
 export const EXPORT_PAGE_SIZE = 1000;
-
-const utc = (date: Date | null) => (date ? date.toISOString() : '');
-
-/** Payee account as one cell: an IBAN, or sort code and account number. */
-const payeeAccount = (account: PaymentRecord['toAccount']) =>
-  account.iban ?? [account.sortCode, account.accountNumber].filter(Boolean).join(' ');
-
-/** The export's columns, in order: header and cell (every cell a string, times in UTC). */
-export const EXPORT_COLUMNS: readonly { header: string; cell: (record: PaymentRecord) => string }[] = [
-  { header: 'paymentId', cell: (r) => r.id },
-  { header: 'createdAt', cell: (r) => utc(r.createdAt) },
-  { header: 'updatedAt', cell: (r) => utc(r.updatedAt) },
-  { header: 'completedAt', cell: (r) => utc(r.completedAt) },
-  { header: 'expiresAt', cell: (r) => utc(r.expiresAt) },
-  { header: 'status', cell: (r) => r.status },
-  { header: 'isoStatus', cell: (r) => r.isoCode },
-  { header: 'isoReason', cell: (r) => r.isoReason ?? '' },
-  // As written at creation (the numeric column read as text): `10.50` keeps its digits.
-  { header: 'amount', cell: (r) => r.amount.value },
-  { header: 'currency', cell: (r) => r.amount.currency },
-  { header: 'reference', cell: (r) => r.reference.reference },
-  { header: 'endToEndId', cell: (r) => r.reference.endToEndId },
-  { header: 'payeeName', cell: (r) => r.toAccount.accountName },
-  { header: 'payeeAccount', cell: (r) => payeeAccount(r.toAccount) },
-  { header: 'provider', cell: (r) => r.provider },
-  { header: 'bankId', cell: (r) => r.bankId ?? '' },
-];
 
 export interface ExportOptions {
   pageSize?: number;

@@ -1,7 +1,7 @@
-import { ExportPaymentsQuery } from '@pis/shared';
+import { EXPORT_COLUMNS, ExportPaymentsQuery } from '@pis/shared';
 import { StreamedAnswer, StreamedAnswerOutput } from '../../../http/streamed-answer.ts';
 import { readProcedure } from '../../../trpc/procedures.ts';
-import { EXPORT_COLUMNS, exportPayments } from '../../export-payments.ts';
+import { exportPayments } from '../../export-payments.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
 import { paymentsDeps } from '../payments-context.ts';
 
