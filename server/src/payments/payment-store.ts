@@ -255,7 +255,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${ma
  * (organization, [status | provider,] created_at, id) indexes, the end-to-end id btree and the
  * trigram GIN indexes for `search` (Migration20261125150000_payment_search).
  */
-function paymentFilter(
+export function paymentFilter(
   organizationId: string,
   filters: PaymentFilterValues,
 ): { key: string; where: string; values: unknown[] } {
@@ -301,6 +301,20 @@ function paymentFilter(
 export const countedByKeptTotals = (filters: PaymentFilterValues): boolean =>
   !filters.search && !filters.createdFrom && !filters.createdTo && !filters.currency;
 
+/**
+ * A search's page: the matches first (a bitmap over the search indexes), then the newest of them.
+ * Written as one `select ... order by created_at desc limit 20`, Postgres guesses that a `%term%`
+ * matches a good share of the rows and walks the organization's created_at index backwards
+ * hoping to meet 20 soon: for a rare term that is every row of a big merchant. The materialized
+ * CTE makes it collect the matches first (the count reads the same bitmap anyway).
+ */
+export const searchPageSql = (where: string) => `
+  with matched as materialized (select p.id, p.created_at from payment p where ${where})
+  select ${PAYMENT_JSON} as payment
+  from (select id, created_at from matched order by created_at desc, id desc limit ? offset ?) m
+  join payment p on p.id = m.id
+  order by m.created_at desc, m.id desc`;
+
 /** A page of an organization's payments with their histories, newest first (created_at, then id). */
 export async function listPaymentPage(
   em: EntityManager,
@@ -312,7 +326,9 @@ export async function listPaymentPage(
     em,
     {
       name: `payment_page_${key}`,
-      sql: `select ${PAYMENT_JSON} as payment from payment p where ${where}
+      sql: filters.search
+        ? searchPageSql(where)
+        : `select ${PAYMENT_JSON} as payment from payment p where ${where}
         order by p.created_at desc, p.id desc limit ? offset ?`,
     },
     [...values, filters.limit, filters.offset],
