@@ -78,11 +78,15 @@ export class RequestSender {
 
   /** As `send`, with the response headers too. */
   async sendForAnswer<T>(request: ApiRequest): Promise<ApiAnswer<T>> {
+    return (await this.#retrying(request, false)) as ApiAnswer<T>;
+  }
+
+  async #retrying(request: ApiRequest, streamed: boolean): Promise<ApiAnswer<unknown>> {
     const url = this.#url(request.path, request.query);
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(request.signal);
       try {
-        return (await this.#attempt(url, request)) as ApiAnswer<T>;
+        return await this.#attempt(url, request, streamed);
       } catch (error) {
         throwIfAborted(request.signal);
         if (!request.retrySafe || attempt >= this.#maxRetries || !isRetryableFailure(error)) throw error;
@@ -91,6 +95,16 @@ export class RequestSender {
         await abortableSleep(retryAfterMs ?? backoffDelayMs(attempt), request.signal);
       }
     }
+  }
+
+  /**
+   * Sends a request whose success is not an envelope (the export's CSV) and returns the body as
+   * a stream once the headers are in: the time limit covers the wait for them, not the reading,
+   * which can take minutes for a million rows. A failure answer is still an envelope and throws
+   * as in `send`; retried like `send` while nothing has been returned.
+   */
+  async sendForStream(request: ApiRequest): Promise<ReadableStream<Uint8Array>> {
+    return (await this.#retrying(request, true)).data as ReadableStream<Uint8Array>;
   }
 
   #url(path: string, query: ApiRequest['query']): string {
@@ -102,7 +116,7 @@ export class RequestSender {
     return `${this.#baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async #attempt(url: string, request: ApiRequest): Promise<ApiAnswer<unknown>> {
+  async #attempt(url: string, request: ApiRequest, streamed = false): Promise<ApiAnswer<unknown>> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'x-api-key': this.#apiKey,
@@ -136,6 +150,11 @@ export class RequestSender {
       if (isRedirect(response)) {
         await response.body?.cancel().catch(() => undefined);
         throw this.#redirectError(response);
+      }
+      if (streamed && response.ok && response.body) {
+        // The caller reads at its own pace; its signal still aborts the reading.
+        clearTimeout(timer);
+        return { data: response.body, headers: response.headers };
       }
       const text = await response.text();
       return { data: unwrapEnvelope(response, text), headers: response.headers };

@@ -3,10 +3,12 @@ import type {
   Bank as BankSchema,
   CreatedPayment as CreatedPaymentSchema,
   CreatePaymentInput as CreatePaymentInputSchema,
+  ExportPaymentsQuery as ExportPaymentsQuerySchema,
   HistoryEntry as HistoryEntrySchema,
   ListBanksQuery as ListBanksQuerySchema,
   ListPaymentsQuery as ListPaymentsQuerySchema,
   MockBankScenario as MockBankScenarioSchema,
+  NewCustomerLink as NewCustomerLinkSchema,
   PaymentList as PaymentListSchema,
   Payment as PaymentSchema,
   PaymentStatus as PaymentStatusSchema,
@@ -37,8 +39,16 @@ export type TerminalStatus = TerminalStatusType;
 export type FinalPayment = Payment & { status: TerminalStatus };
 /** One page of `payments.list`. */
 export type PaymentList = z.output<typeof PaymentListSchema>;
-/** Filters and paging of `payments.list` (`limit` 1..100, default 20; `offset` default 0). */
+/**
+ * Filters and paging of `payments.list` (`limit` 1..100, default 20; `offset` default 0):
+ * `status`, `provider`, `currency`, `createdFrom`/`createdTo` (RFC 3339, inclusive) and `search`
+ * (a payment id or end-to-end id exactly, or part of a reference or payee name; at most 100 characters).
+ */
 export type ListPaymentsFilters = Partial<z.output<typeof ListPaymentsQuerySchema>>;
+/** Filters of `payments.exportCsv`: those of `payments.list`, without paging. */
+export type ExportPaymentsFilters = Partial<z.output<typeof ExportPaymentsQuerySchema>>;
+/** Result of `payments.newLink`: a fresh customer link and when it expires. */
+export type NewCustomerLink = z.output<typeof NewCustomerLinkSchema>;
 /** A bank the customer can pay from. */
 export type Bank = z.output<typeof BankSchema>;
 /** One page of `banks.list`. */

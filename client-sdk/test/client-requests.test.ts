@@ -40,6 +40,42 @@ describe('requests', () => {
     expect(request?.headers.get('content-type')).toBeNull();
   });
 
+  it('sends the search, created range and currency; exports as a stream; asks for a new link', async () => {
+    const { fetch, requests } = fakeFetch(
+      ok({ payments: [], total: 0, limit: 20, offset: 0 }),
+      new Response('paymentId,createdAt\npay_1,2026-11-01T00:00:00.000Z\n', {
+        status: 200,
+        headers: { 'content-type': 'text/csv; charset=utf-8' },
+      }),
+      fail(400, { message: 'Validation failed', code: 'VALIDATION_FAILED', details: [] }),
+      ok({ redirectUrl: 'https://pis.test/pay/t', expiresAt: '2026-11-25T16:00:00.000Z' }, 201),
+    );
+    const c = client(fetch, { maxRetries: 0 });
+    const filters = {
+      search: 'INV 100%',
+      createdFrom: '2026-11-01T00:00:00Z',
+      createdTo: '2026-11-30T23:59:59+01:00',
+      currency: 'EUR',
+    };
+    await c.payments.list(filters);
+    expect(requests[0]?.url.href).toBe(
+      `${BASE_URL}/api/payments?currency=EUR&createdFrom=2026-11-01T00%3A00%3A00Z&createdTo=2026-11-30T23%3A59%3A59%2B01%3A00&search=INV+100%25`,
+    );
+    const csv = await c.payments.exportCsv({ status: 'COMPLETED' });
+    expect(await new Response(csv).text()).toBe('paymentId,createdAt\npay_1,2026-11-01T00:00:00.000Z\n');
+    expect(requests[1]?.url.href).toBe(`${BASE_URL}/api/payments/export?status=COMPLETED`);
+    expect(requests[1]?.headers.get('accept')).toBe('text/csv');
+    const failure = await settle(c.payments.exportCsv({ currency: 'EUR' }));
+    expect(failure).toBeInstanceOf(PaymentsApiError);
+    expect((failure as PaymentsApiError).code).toBe('VALIDATION_FAILED');
+    expect(await c.payments.newLink(PAYMENT_ID)).toEqual({
+      redirectUrl: 'https://pis.test/pay/t',
+      expiresAt: '2026-11-25T16:00:00.000Z',
+    });
+    expect(requests[3]?.method).toBe('POST');
+    expect(requests[3]?.url.href).toBe(`${BASE_URL}/api/payments/${PAYMENT_ID}/link`);
+  });
+
   it('maps each endpoint to its method and path', async () => {
     const { fetch, requests } = fakeFetch(
       ok(paymentFixture()),

@@ -38,6 +38,17 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'The payment is already COMPLETED, FAILED, CANCELLED or EXPIRED',
   },
+  PAYMENT_FINISHED: {
+    status: 409,
+    publicCode: true,
+    description:
+      'The payment is already COMPLETED, FAILED, CANCELLED or EXPIRED: a new customer link would lead nowhere',
+  },
+  LINK_NOT_RENEWABLE: {
+    status: 409,
+    publicCode: true,
+    description: "The customer's page for this payment is the bank's own: only the bank can issue it",
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     publicCode: true,

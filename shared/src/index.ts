@@ -11,6 +11,7 @@ export * from './live-reads.ts';
 export * from './mock-bank.ts';
 export * from './obie-statuses.ts';
 export * from './pages.ts';
+export * from './payment-filters.ts';
 export * from './payments.ts';
 export * from './presenters.ts';
 export * from './primitives.ts';

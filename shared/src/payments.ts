@@ -5,6 +5,7 @@ import {
   AccountInput,
   Amount,
   AmountInput,
+  Currency,
   MOCK_PROVIDER,
   ProviderCode,
   queryInteger,
@@ -131,16 +132,69 @@ export const Payment = z
   .meta({ id: 'Payment', description: 'A payment as read, listed, synced or cancelled' });
 export type Payment = z.infer<typeof Payment>;
 
+export const NewCustomerLink = z
+  .object({
+    redirectUrl: z.string().meta({
+      description: 'A fresh signed link to send the customer to (the same page the payment started with)',
+      example: 'https://pay.example.com/pay/eyJwIjoicGF5XzAxIiwidSI6Imhvc3RlZCIsImUiOjE3NjQwODAwMDB9.c2ln',
+    }),
+    expiresAt: z.iso.datetime().meta({
+      description: 'When this link stops working; earlier links keep their own expiry',
+      example: '2026-11-25T16:00:00.000Z',
+    }),
+  })
+  .meta({ id: 'NewCustomerLink', description: 'A new customer link for an unfinished payment' });
+export type NewCustomerLink = z.infer<typeof NewCustomerLink>;
+
 export const PaymentIdInput = z.object({ paymentId: z.string().max(200) });
 
-/** Strict: an unknown parameter (`status[]=X`) is a 400, never a silently unfiltered list. */
-export const ListPaymentsQuery = z.strictObject({
+/** The longest `search` a list or export accepts (issue 23). */
+export const SEARCH_MAX_LENGTH = 100;
+
+const CreatedBound = (which: string) =>
+  z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time, e.g. 2026-11-01T00:00:00Z' }).meta({
+    description: `Only payments created ${which} (RFC 3339, inclusive)`,
+    example: which === 'at or after' ? '2026-11-01T00:00:00Z' : '2026-11-30T23:59:59Z',
+  });
+
+/** The filters a list and an export share. */
+const paymentFilters = {
   status: PaymentStatus.optional(),
   provider: z.string().max(50).optional(),
-  limit: queryInteger({ min: 1, max: 100 }).default(20),
-  offset: queryInteger({ min: 0 }).default(0),
-});
+  search: z.string().trim().min(1).max(SEARCH_MAX_LENGTH).optional().meta({
+    description:
+      'A payment id or end-to-end id (exactly), or part of a reference or payee name (ignoring case; `%` and `_` are taken literally)',
+    example: 'INV-2026',
+  }),
+  createdFrom: CreatedBound('at or after').optional(),
+  createdTo: CreatedBound('at or before').optional(),
+  currency: Currency.optional(),
+};
+
+/** createdFrom after createdTo can match nothing: a mistake, said so rather than an empty list. */
+const boundsInOrder = (
+  query: { createdFrom?: string | undefined; createdTo?: string | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  if (query.createdFrom && query.createdTo && Date.parse(query.createdFrom) > Date.parse(query.createdTo)) {
+    ctx.addIssue({ code: 'custom', path: ['createdFrom'], message: 'must not be after createdTo' });
+  }
+};
+
+/** Strict: an unknown parameter (`status[]=X`) is a 400, never a silently unfiltered list. */
+export const ListPaymentsQuery = z
+  .strictObject({
+    ...paymentFilters,
+    limit: queryInteger({ min: 1, max: 100 }).default(20),
+    offset: queryInteger({ min: 0 }).default(0),
+  })
+  .superRefine(boundsInOrder);
 export type ListPaymentsQuery = z.input<typeof ListPaymentsQuery>;
+
+/** GET /payments/export: the list's filters, every matching payment (no pages). */
+export const ExportPaymentsQuery = z.strictObject(paymentFilters).superRefine(boundsInOrder);
+export type ExportPaymentsQuery = z.input<typeof ExportPaymentsQuery>;
+export type PaymentFilters = z.output<typeof ExportPaymentsQuery>;
 
 export const PaymentList = z
   .object({

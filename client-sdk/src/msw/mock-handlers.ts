@@ -5,6 +5,7 @@ import {
   detailsFromZodError,
   ERROR_KINDS,
   type ErrorBody,
+  ExportPaymentsQuery,
   etagMatches,
   ListBanksQuery,
   ListPaymentsQuery,
@@ -85,6 +86,24 @@ const parse = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
 const jsonBody = async (request: Request): Promise<unknown> =>
   parseJsonObjectBody(await request.text()) ?? {};
 
+/**
+ * Rows as the service's CSV writes them (csv-stringify with escape_formulas): a cell starting
+ * with =, +, -, @, tab or CR gets a leading `'`; a cell with a comma, quote or line break is
+ * quoted. Written out here so the kit needs no CSV library at run time.
+ */
+const toCsv = (rows: readonly string[][]): string =>
+  rows
+    .map((row) =>
+      row
+        .map((value) => {
+          const cell = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+          return /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+        })
+        .join(','),
+    )
+    .join('\n')
+    .concat('\n');
+
 const param = (params: Record<string, string | readonly string[] | undefined>, name: string): string => {
   const value = params[name];
   return typeof value === 'string' ? value : '';
@@ -148,6 +167,20 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
         return success(store.list(filters, now()));
       }),
     ),
+    // Before /payments/:paymentId, as in the service: "export" is not a payment id.
+    http.get(
+      api('/payments/export'),
+      route(({ request }) => {
+        const filters = parse(ExportPaymentsQuery, Object.fromEntries(new URL(request.url).searchParams));
+        return new HttpResponse(toCsv(store.exportRows(filters, now())), {
+          status: 200,
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="payments.csv"',
+          },
+        });
+      }),
+    ),
     http.get(
       api('/payments/providers'),
       route(() => success({ providers: store.paymentProviders() })),
@@ -184,6 +217,10 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
     http.post(
       api('/payments/:paymentId/cancel'),
       route(({ params }) => success(store.cancel(paymentIdOf(params), now()))),
+    ),
+    http.post(
+      api('/payments/:paymentId/link'),
+      route(({ params }) => success(store.newLink(paymentIdOf(params), now()), 201)),
     ),
     http.post(
       api('/payments/:paymentId/mock-bank/approve'),

@@ -11,22 +11,29 @@ import {
   cancel,
   catchUp,
   checkCreateRules,
+  EXPORT_COLUMNS,
+  type ExportPaymentsQuery,
   findBank,
   type HistoryRecord,
+  HOSTED_LINK_TTL_SECONDS,
   IDEMPOTENCY_KEY_TTL_MS,
   idempotencyKeyReused,
+  isTerminal,
   type ListBanksQuery,
   type ListPaymentsQuery,
   listBanks,
   MESSAGES,
+  MOCK_BANK_LINK_TTL_SECONDS,
   MOCK_PROVIDER,
   type MockBankDefinition,
+  type NewCustomerLink,
   newEndToEndId,
   newPaymentId,
   type Payment,
   type PaymentList,
   type PaymentRecord,
   type ProviderEntry,
+  paymentMatches,
   paymentProviders,
   type RejectReason,
   reachableBank,
@@ -43,6 +50,7 @@ import type { z } from 'zod';
 
 type ListPaymentsFilters = z.output<typeof ListPaymentsQuery>;
 type ListBanksFilters = z.output<typeof ListBanksQuery>;
+type ExportFilters = z.output<typeof ExportPaymentsQuery>;
 
 /** The organization every mock payment belongs to: the kit emulates one merchant. */
 const ORGANIZATION_ID = 'org_mock';
@@ -140,10 +148,7 @@ export class MockStore {
   /** GET /api/payments: newest first, filtered, one page. */
   list(filters: ListPaymentsFilters, now: Date): PaymentList {
     for (const id of this.#payments.keys()) this.#caughtUp(id, now);
-    const matching = [...this.#payments.values()]
-      .filter(({ record }) => !filters.status || record.status === filters.status)
-      .filter(({ record }) => !filters.provider || record.provider === filters.provider)
-      .sort((a, b) => b.record.createdAt.getTime() - a.record.createdAt.getTime() || b.sequence - a.sequence);
+    const matching = this.#matching(filters);
     return {
       payments: matching
         .slice(filters.offset, filters.offset + filters.limit)
@@ -151,6 +156,32 @@ export class MockStore {
       total: matching.length,
       limit: filters.limit,
       offset: filters.offset,
+    };
+  }
+
+  /** GET /api/payments/export: the matching payments' rows (header first), as the service's CSV has them. */
+  exportRows(filters: ExportFilters, now: Date): string[][] {
+    for (const id of this.#payments.keys()) this.#caughtUp(id, now);
+    return [
+      EXPORT_COLUMNS.map((column) => column.header),
+      ...this.#matching(filters).map(({ record }) => EXPORT_COLUMNS.map((column) => column.cell(record))),
+    ];
+  }
+
+  /** POST /api/payments/{id}/link: a new link for an unfinished payment (409 PAYMENT_FINISHED once finished). */
+  newLink(paymentId: string, now: Date): NewCustomerLink {
+    const { record } = this.#caughtUp(paymentId, now);
+    if (isTerminal(record.status)) {
+      throw new AppError(
+        'PAYMENT_FINISHED',
+        `Payment is ${record.status}: a customer link would lead nowhere. Create a new payment instead.`,
+      );
+    }
+    const lifetime = record.flowType === 'API_ONLY' ? MOCK_BANK_LINK_TTL_SECONDS : HOSTED_LINK_TTL_SECONDS;
+    const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + lifetime * 1000);
+    return {
+      redirectUrl: `${this.#customerUrl(record)}.${expiresAt.getTime()}`,
+      expiresAt: expiresAt.toISOString(),
     };
   }
 
@@ -226,6 +257,13 @@ export class MockStore {
     const next = { ...stored, record: change.record, history: [...stored.history, ...change.history] };
     this.#payments.set(change.record.id, next);
     return next;
+  }
+
+  /** Newest first, as the service orders them. */
+  #matching(filters: Partial<ExportFilters>): StoredPayment[] {
+    return [...this.#payments.values()]
+      .filter(({ record }) => paymentMatches(record, filters))
+      .sort((a, b) => b.record.createdAt.getTime() - a.record.createdAt.getTime() || b.sequence - a.sequence);
   }
 
   #caughtUp(paymentId: string, now: Date): StoredPayment {

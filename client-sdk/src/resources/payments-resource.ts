@@ -5,8 +5,10 @@ import type {
   CallOptions,
   CreatedPayment,
   CreatePaymentInput,
+  ExportPaymentsFilters,
   FinalPayment,
   ListPaymentsFilters,
+  NewCustomerLink,
   Payment,
   PaymentList,
 } from '../types.ts';
@@ -32,6 +34,16 @@ export interface VerifyReturnOptions extends CallOptions {
    */
   expectedPaymentId: string;
 }
+
+/** The query parameters the list and the export share. */
+const filterQuery = (filters: ExportPaymentsFilters) => ({
+  status: filters.status,
+  provider: filters.provider,
+  currency: filters.currency,
+  createdFrom: filters.createdFrom,
+  createdTo: filters.createdTo,
+  search: filters.search,
+});
 
 /** Page size `listAll` asks for when the filters name none: the largest the service allows. */
 export const LIST_ALL_PAGE_SIZE = 100;
@@ -80,12 +92,46 @@ export class PaymentsResource {
     return this.#sender.send({
       method: 'GET',
       path: '/api/payments',
-      query: {
-        status: filters.status,
-        provider: filters.provider,
-        limit: filters.limit,
-        offset: filters.offset,
-      },
+      query: { ...filterQuery(filters), limit: filters.limit, offset: filters.offset },
+      retrySafe: true,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Every payment matching the filters as CSV (`GET /api/payments/export`), streamed: a header
+   * row, then one row per payment, newest first. Pipe it to a file or read it chunk by chunk;
+   * cancelling the stream (or `signal`) stops the service's reading. Failures before the first
+   * byte reject with a `PaymentsApiError` like any call.
+   *
+   * ```ts
+   * const csv = await client.payments.exportCsv({ createdFrom: '2026-11-01T00:00:00Z', createdTo: '2026-11-30T23:59:59Z' });
+   * await pipeline(Readable.fromWeb(csv), createWriteStream('november.csv'));
+   * ```
+   */
+  exportCsv(
+    filters: ExportPaymentsFilters = {},
+    options: CallOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return this.#sender.sendForStream({
+      method: 'GET',
+      path: '/api/payments/export',
+      query: filterQuery(filters),
+      headers: { accept: 'text/csv' },
+      retrySafe: true,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * A fresh customer link for an unfinished payment (`POST /api/payments/{id}/link`), with its
+   * page's full lifetime; earlier links keep their own expiry. A finished payment fails with 409
+   * `PAYMENT_FINISHED`. Retried like a read: a repeat only makes another link.
+   */
+  async newLink(paymentId: string, options: CallOptions = {}): Promise<NewCustomerLink> {
+    return this.#sender.send({
+      method: 'POST',
+      path: `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}/link`,
       retrySafe: true,
       signal: options.signal,
     });

@@ -207,6 +207,50 @@ export const scenarios: Record<string, Scenario> = {
     await observe('listAll', Promise.resolve(all));
   },
 
+  'find, export and re-send (issue 23)': async (t, client, observe) => {
+    const first = await client.payments.create({
+      ...order,
+      reference: { reference: 'INV 100%', endToEndId: 'E2E-F1' },
+    });
+    t.advance(SECOND);
+    const second = await client.payments.create({
+      ...order,
+      flowType: 'HOSTED_PAGES',
+      reference: 'inv_2',
+      amount: { value: '3', currency: 'EUR' },
+      toAccount: { accountName: 'Bolt & Sons', iban: 'DE89370400440532013000' },
+    });
+    await observe('search part', client.payments.list({ search: 'inv' }));
+    await observe('search literal %', client.payments.list({ search: '100%' }));
+    await observe('search literal _', client.payments.list({ search: 'INV_' }));
+    await observe('search end-to-end id', client.payments.list({ search: 'E2E-F1' }));
+    await observe('search payee', client.payments.list({ search: 'BOLT &' }));
+    await observe('currency', client.payments.list({ currency: 'EUR' }));
+    await observe(
+      'created range',
+      client.payments.list({ createdFrom: second.createdAt, createdTo: second.createdAt }),
+    );
+    await observe(
+      'created range reversed',
+      client.payments.list({ createdFrom: second.createdAt, createdTo: first.createdAt }),
+    );
+    await observe('search too long', client.payments.list({ search: 'x'.repeat(101) }));
+    const csv = await new Response(await client.payments.exportCsv({ currency: 'GBP' })).text();
+    const lines = csv.trimEnd().split('\n');
+    await observe('export header and rows', Promise.resolve({ header: lines[0], rows: lines.length - 1 }));
+    await observe(
+      'export bad filter',
+      client.payments.exportCsv({ currency: 'XXX' }).then(() => 'stream'),
+    );
+    const link = await client.payments.newLink(second.paymentId);
+    await observe(
+      'new link',
+      Promise.resolve({ page: new URL(link.redirectUrl).pathname.split('/')[1], expiresAt: link.expiresAt }),
+    );
+    await client.payments.cancel(second.paymentId);
+    await observe('new link, finished', client.payments.newLink(second.paymentId));
+  },
+
   'banks and providers': async (_t, client, observe) => {
     await observe('banks default', client.banks.list());
     await observe('banks DE page 2', client.banks.list({ country: 'de', limit: 1, page: 2 }));

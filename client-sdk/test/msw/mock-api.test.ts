@@ -147,6 +147,85 @@ describe('payments', () => {
   });
 });
 
+describe('find, export and re-send (issue 23)', () => {
+  it('lists by search, created range and currency, with the exact total', async () => {
+    const first = await client.payments.create({
+      ...order,
+      reference: { reference: 'INV-100%', endToEndId: 'E2E-1' },
+    });
+    controls.advanceTime(60_000);
+    const second = await client.payments.create({
+      ...order,
+      reference: 'inv_200',
+      amount: { value: '3', currency: 'EUR' },
+      toAccount: { accountName: 'Bolt & Sons', iban: 'DE89370400440532013000' },
+    });
+    const ids = async (filters: Parameters<typeof client.payments.list>[0]) => {
+      const page = await client.payments.list(filters);
+      expect(page.total).toBe(page.payments.length);
+      return page.payments.map((payment) => payment.paymentId);
+    };
+    expect(await ids({ search: 'inv' })).toEqual([second.paymentId, first.paymentId]);
+    expect(await ids({ search: '100%' })).toEqual([first.paymentId]);
+    expect(await ids({ search: 'INV_' })).toEqual([second.paymentId]);
+    expect(await ids({ search: 'E2E-1' })).toEqual([first.paymentId]);
+    expect(await ids({ search: first.paymentId })).toEqual([first.paymentId]);
+    expect(await ids({ search: 'bolt' })).toEqual([second.paymentId]);
+    expect(await ids({ currency: 'EUR' })).toEqual([second.paymentId]);
+    expect(await ids({ createdTo: first.createdAt })).toEqual([first.paymentId]);
+    expect(await ids({ createdFrom: second.createdAt })).toEqual([second.paymentId]);
+    expect(
+      await errorOf(client.payments.list({ createdFrom: second.createdAt, createdTo: first.createdAt })),
+    ).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'createdFrom', message: 'must not be after createdTo' }],
+    });
+    expect(await errorOf(client.payments.list({ search: 'x'.repeat(101) }))).toMatchObject({
+      status: 400,
+      details: [{ field: 'search' }],
+    });
+  });
+
+  it('exports the filtered payments as CSV, formulas made inert', async () => {
+    const plain = await client.payments.create(order);
+    controls.advanceTime(1_000);
+    const risky = await client.payments.create({
+      ...order,
+      reference: '=1+1',
+      amount: { value: '7.50', currency: 'GBP' },
+    });
+    const csv = await new Response(await client.payments.exportCsv()).text();
+    const lines = csv.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      'paymentId,createdAt,updatedAt,completedAt,expiresAt,status,isoStatus,isoReason,amount,currency,reference,endToEndId,payeeName,payeeAccount,provider,bankId',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`${risky.paymentId},`);
+    expect(lines[1]).toContain(",7.50,GBP,'=1+1,");
+    expect(lines[2]).toContain(`${plain.paymentId},${plain.createdAt},`);
+    const filtered = await new Response(await client.payments.exportCsv({ search: '=1+1' })).text();
+    expect(filtered.trimEnd().split('\n')).toHaveLength(2);
+    expect(await errorOf(client.payments.exportCsv({ currency: 'XXX' }))).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+  });
+
+  it('sends a new customer link for an unfinished payment, 409 PAYMENT_FINISHED once finished', async () => {
+    const { paymentId } = await client.payments.create({ ...order, flowType: 'HOSTED_PAGES' });
+    controls.advanceTime(30 * 60_000);
+    const link = await client.payments.newLink(paymentId);
+    expect(link.redirectUrl).toMatch(/^https:\/\/pis\.test\/pay\//);
+    expect(Date.parse(link.expiresAt) - controls.now().getTime()).toBeGreaterThan(59 * 60_000);
+    await client.payments.cancel(paymentId);
+    expect(await errorOf(client.payments.newLink(paymentId))).toMatchObject({
+      status: 409,
+      code: 'PAYMENT_FINISHED',
+    });
+  });
+});
+
 describe('the Mock bank and time', () => {
   it('approve (instant by default) completes at once', async () => {
     const { paymentId } = await client.payments.create(order);

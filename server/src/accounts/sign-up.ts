@@ -1,7 +1,5 @@
 import type { DashboardSession, SignUpInput } from '@pis/shared';
 import type { z } from 'zod';
-import type { Clock } from '../clock.ts';
-import type { EntityManager } from '../db/orm.ts';
 import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { createOrganization } from '../organizations/organization-admin.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';

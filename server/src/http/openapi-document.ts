@@ -33,7 +33,8 @@ const RATE_LIMITS = [
 
 const DESCRIPTION = [
   'Create account-to-account payments, send the customer to approve them, and read the result. ' +
-    'Every response is an envelope: `{success: true, data}` or `{success: false, error}`. ' +
+    'Every response is an envelope: `{success: true, data}` or `{success: false, error}`, except ' +
+    'the CSV of `GET /payments/export`. ' +
     'Authenticate with the `x-api-key` header.',
   RATE_LIMITS,
   COMPATIBILITY_PROMISE,
@@ -128,7 +129,9 @@ export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): 
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const meta = metas.get(`${method.toUpperCase()} ${path}`);
       operation.responses = {
-        ...successResponses(operation, meta?.successStatus, schemas),
+        ...(meta?.streamed
+          ? streamedResponse(meta.streamed)
+          : successResponses(operation, meta?.successStatus, schemas)),
         ...failureResponses(method, meta?.errors),
       };
       if (operation.requestBody)
@@ -195,6 +198,19 @@ function successResponses(
   const json = generated.content?.['application/json'];
   if (json) json.schema = envelopeOf(json.schema ?? {}, schemas);
   return { [String(successStatus ?? 200)]: { ...generated, description: generated.description ?? 'OK' } };
+}
+
+/**
+ * A streamed answer (meta.streamed): the one exception to the envelope rule. Its media type with
+ * a string body and an example; failures keep the failure envelope.
+ */
+function streamedResponse(streamed: NonNullable<Meta['streamed']>): Record<string, ResponseObject> {
+  return {
+    '200': {
+      description: `${streamed.description} Not a JSON envelope: the exception to the envelope rule (failures before the first byte still answer the failure envelope).`,
+      content: { [streamed.contentType]: { schema: { type: 'string' }, example: streamed.example } as never },
+    },
+  };
 }
 
 /** `<Name>Envelope` for a named output (one component, however many operations answer it). */

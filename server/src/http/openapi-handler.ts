@@ -24,6 +24,7 @@ import {
 import { ZodArray, type z } from 'zod';
 import { publicFailure } from '../trpc/public-failure.ts';
 import { JSON_TYPE } from './fastify-failure.ts';
+import { StreamedAnswer } from './streamed-answer.ts';
 
 export interface OpenApiHandlerOptions {
   router: AnyRouter;
@@ -94,6 +95,14 @@ export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOpti
             caller(options.createContext({ req: request, res: reply })),
           ) as (input: unknown) => Promise<unknown>;
         const data = await call(input);
+        if (data instanceof StreamedAnswer) {
+          // Fastify pipes it and destroys it if the client leaves before the end.
+          return reply
+            .code(200)
+            .headers(data.headers)
+            .header('content-type', data.contentType)
+            .send(data.body);
+        }
         const status = options.responseMeta({ paths: [entry.path], errors: [] }).status ?? 200;
         return send(reply, status, `{"success":true,"data":${JSON.stringify(data) ?? 'null'}}`);
       } catch (cause) {

@@ -1,7 +1,7 @@
 import { type ListPaymentsQuery, type PaymentList, toPayment } from '@pis/shared';
 import type { z } from 'zod';
 import { catchUpOverdue } from './catch-up-payments.ts';
-import { listPaymentPage } from './payment-store.ts';
+import { countedByKeptTotals, countFilteredPayments, listPaymentPage } from './payment-store.ts';
 import { countPayments } from './payment-totals.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 
@@ -9,10 +9,12 @@ export type ListPaymentsFilters = z.output<typeof ListPaymentsQuery>;
 
 /**
  * GET /payments: newest first (created_at, then id, both descending, so equal timestamps still
- * page without overlap), filtered by status and provider, `total` over all pages.
+ * page without overlap), filtered by status, provider, currency, creation time and `search`,
+ * `total` over all pages.
  * Overdue payments of the organization are caught up first, so the status filter and every
  * row reflect now even when the worker lags. `total` comes from the kept counts
  * (payment-totals.ts), not from counting rows: a count(*) grows with the organization's history.
+ * The kept counts know only status and provider; any other filter is counted from its index.
  */
 export async function listPayments(
   deps: PaymentsDeps,
@@ -24,7 +26,9 @@ export async function listPayments(
   const em = deps.em.fork();
   const [page, total] = await Promise.all([
     listPaymentPage(em, organization, filters),
-    countPayments(em.fork(), organization, filters),
+    countedByKeptTotals(filters)
+      ? countPayments(em.fork(), organization, filters)
+      : countFilteredPayments(em.fork(), organization, filters),
   ]);
   return {
     payments: page.map(({ record, history }) => toPayment(record, history)),

@@ -242,16 +242,80 @@ export const paymentPreload = (paymentId: string): KeyPreload => ({
 
 export type ListFilters = Pick<
   z.output<typeof ListPaymentsQuery>,
-  'status' | 'provider' | 'limit' | 'offset'
+  'status' | 'provider' | 'search' | 'createdFrom' | 'createdTo' | 'currency' | 'limit' | 'offset'
 >;
 
-/** One statement per combination of filters, so each keeps a plan that uses its index. */
-const listStatement = (status: boolean, provider: boolean) => ({
-  name: `payment_page${status ? '_status' : ''}${provider ? '_provider' : ''}`,
-  sql: `select ${PAYMENT_JSON} as payment from payment p
-    where p.organization_id = ?${status ? ' and p.status = ?' : ''}${provider ? ' and p.provider = ?' : ''}
-    order by p.created_at desc, p.id desc limit ? offset ?`,
-});
+/** The filters a list, its total and an export share. */
+export type PaymentFilterValues = Omit<ListFilters, 'limit' | 'offset'>;
+
+/** `%`, `_` and `\` taken literally in an `ilike` pattern (backslash is its default escape). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
+
+/**
+ * The where clause of a filter combination and its values. Each combination is its own prepared
+ * statement (named by its letters), so each keeps a plan that uses its index: the list's
+ * (organization, [status | provider,] created_at, id) indexes, the end-to-end id btree and the
+ * trigram GIN indexes for `search` (Migration20261125150000_payment_search).
+ */
+export function paymentFilter(
+  organizationId: string,
+  filters: PaymentFilterValues,
+): { key: string; where: string; values: unknown[] } {
+  let key = '';
+  let where = 'p.organization_id = ?';
+  const values: unknown[] = [organizationId];
+  if (filters.status) {
+    key += 's';
+    where += ' and p.status = ?';
+    values.push(filters.status);
+  }
+  if (filters.provider) {
+    key += 'p';
+    where += ' and p.provider = ?';
+    values.push(filters.provider);
+  }
+  if (filters.currency) {
+    key += 'c';
+    where += ' and p.currency = ?';
+    values.push(filters.currency);
+  }
+  if (filters.createdFrom) {
+    key += 'f';
+    where += ' and p.created_at >= ?::timestamptz';
+    values.push(filters.createdFrom);
+  }
+  if (filters.createdTo) {
+    key += 't';
+    where += ' and p.created_at <= ?::timestamptz';
+    values.push(filters.createdTo);
+  }
+  if (filters.search) {
+    key += 'q';
+    // A payment id or end-to-end id exactly; part of a reference or payee name ignoring case.
+    where += ` and (p.id = ? or p.end_to_end_id = ? or p.reference ilike ? or (p.to_account ->> 'accountName') ilike ?)`;
+    const pattern = `%${likeLiteral(filters.search)}%`;
+    values.push(filters.search, filters.search, pattern, pattern);
+  }
+  return { key, where, values };
+}
+
+/** Only status and provider: the kept counts answer the total (payment-totals.ts). */
+export const countedByKeptTotals = (filters: PaymentFilterValues): boolean =>
+  !filters.search && !filters.createdFrom && !filters.createdTo && !filters.currency;
+
+/**
+ * A search's page: the matches first (a bitmap over the search indexes), then the newest of them.
+ * Written as one `select ... order by created_at desc limit 20`, Postgres guesses that a `%term%`
+ * matches a good share of the rows and walks the organization's created_at index backwards
+ * hoping to meet 20 soon: for a rare term that is every row of a big merchant. The materialized
+ * CTE makes it collect the matches first (the count reads the same bitmap anyway).
+ */
+export const searchPageSql = (where: string) => `
+  with matched as materialized (select p.id, p.created_at from payment p where ${where})
+  select ${PAYMENT_JSON} as payment
+  from (select id, created_at from matched order by created_at desc, id desc limit ? offset ?) m
+  join payment p on p.id = m.id
+  order by m.created_at desc, m.id desc`;
 
 /** A page of an organization's payments with their histories, newest first (created_at, then id). */
 export async function listPaymentPage(
@@ -259,16 +323,79 @@ export async function listPaymentPage(
   organizationId: string,
   filters: ListFilters,
 ): Promise<LoadedPayment[]> {
-  const values: unknown[] = [organizationId];
-  if (filters.status) values.push(filters.status);
-  if (filters.provider) values.push(filters.provider);
-  values.push(filters.limit, filters.offset);
+  const { key, where, values } = paymentFilter(organizationId, filters);
   const rows = await preparedQuery<{ payment: PaymentJson }>(
     em,
-    listStatement(Boolean(filters.status), Boolean(filters.provider)),
-    values,
+    {
+      name: `payment_page_${key}`,
+      sql: filters.search
+        ? searchPageSql(where)
+        : `select ${PAYMENT_JSON} as payment from payment p where ${where}
+        order by p.created_at desc, p.id desc limit ? offset ?`,
+    },
+    [...values, filters.limit, filters.offset],
   );
   return rows.map((row) => decodeLoadedPayment(row.payment) as LoadedPayment);
+}
+
+/**
+ * How many payments match filters the kept counts cannot answer (a search, a date range, a
+ * currency): counted from the same indexes as the page, exact.
+ */
+export async function countFilteredPayments(
+  em: EntityManager,
+  organizationId: string,
+  filters: PaymentFilterValues,
+): Promise<number> {
+  const { key, where, values } = paymentFilter(organizationId, filters);
+  const [row] = await preparedQuery<{ count: string }>(
+    em,
+    { name: `payment_count_${key}`, sql: `select count(*) as count from payment p where ${where}` },
+    values,
+  );
+  return Number(row?.count ?? 0);
+}
+
+/** Where an export page ends: the next page starts strictly before it (newest first). */
+export interface ExportCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** One row of an export: the payment's columns only (an export shows no history). */
+export interface ExportedPayment {
+  record: PaymentRecord;
+  cursor: ExportCursor;
+}
+
+/**
+ * One keyset page of an export, newest first: `(created_at, id) < cursor`, so each page is an
+ * index range however deep the export is (an offset would re-walk every earlier row), and
+ * nothing is held open between pages (no cursor, no transaction).
+ */
+export async function exportPaymentPage(
+  em: EntityManager,
+  organizationId: string,
+  filters: PaymentFilterValues,
+  after: ExportCursor | null,
+  limit: number,
+): Promise<ExportedPayment[]> {
+  const { key, where, values } = paymentFilter(organizationId, filters);
+  const keyset = after ? ' and (p.created_at, p.id) < (?::timestamptz, ?)' : '';
+  const rows = await preparedQuery<{ payment: Row; created: string }>(
+    em,
+    {
+      name: `payment_export_${key}${after ? '_after' : ''}`,
+      sql: `select ${PAYMENT_ROW_JSON} as payment, p.created_at::text as created from payment p
+        where ${where}${keyset} order by p.created_at desc, p.id desc limit ?`,
+    },
+    [...values, ...(after ? [after.createdAt, after.id] : []), limit],
+  );
+  return rows.map((row) => {
+    const record = decodePayment(row.payment);
+    // The exact timestamp as Postgres has it (microseconds): a JS Date would round to ms and skip rows.
+    return { record, cursor: { createdAt: row.created, id: record.id } };
+  });
 }
 
 /** Ids of payments whose `next_due_at` is at or before `now` (of one organization, or all), oldest due first. */

@@ -14,11 +14,14 @@ import { type PublicFailure, publicFailure } from './public-failure.ts';
  * read by the OpenAPI document (http/openapi-document.ts).
  * `preload`: a read for the API key lookup to run in its own round trip, from the raw input
  * (undefined when the input does not fit it); the procedure gets it as `ctx.preloaded`.
+ * `streamed`: the success answer is this media type as a stream, not the JSON envelope (the
+ * procedure returns a StreamedAnswer, http/streamed-answer.ts); the document says so.
  */
 export type Meta = OpenApiMeta<{
   successStatus?: number;
   errors?: ErrorRows;
   preload?: (rawInput: unknown) => KeyPreload | undefined;
+  streamed?: { contentType: string; description: string; example: string };
 }>;
 
 const t = initTRPC

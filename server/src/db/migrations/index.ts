@@ -13,6 +13,7 @@ import { Migration20261123020000_payment_day_volume } from './Migration202611230
 import { Migration20261125134944_accounts_and_mail } from './Migration20261125134944_accounts_and_mail.ts';
 import { Migration20261125140000_request_and_audit_logs } from './Migration20261125140000_request_and_audit_logs.ts';
 import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
+import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -36,10 +37,11 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261123012000_api_key_changed', class: Migration20261123012000_api_key_changed },
   { name: 'Migration20261123020000_payment_day_volume', class: Migration20261123020000_payment_day_volume },
+  { name: 'Migration20261125134944_accounts_and_mail', class: Migration20261125134944_accounts_and_mail },
   {
     name: 'Migration20261125140000_request_and_audit_logs',
     class: Migration20261125140000_request_and_audit_logs,
   },
   { name: 'Migration20261125143000_obie_provider', class: Migration20261125143000_obie_provider },
-  { name: 'Migration20261125134944_accounts_and_mail', class: Migration20261125134944_accounts_and_mail },
+  { name: 'Migration20261125150000_payment_search', class: Migration20261125150000_payment_search },
 ];

@@ -11,8 +11,7 @@ const LIFETIME: Record<LinkKind, string> = {
 };
 
 const START_AGAIN = "Go back to the merchant's website to start the payment again.";
-
-/** Issue 23 item 5: a shop can send a fresh link for an unfinished payment. */
+/** An expired link is not the end: the shop can send a new one (POST /payments/{id}/link). */
 const ASK_FOR_A_NEW_LINK =
   'The shop can send you a new link for this payment: ask them, or go back to their website to start again.';
 

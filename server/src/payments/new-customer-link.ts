@@ -1,0 +1,37 @@
+import { AppError, isTerminal, MOCK_PROVIDER, type NewCustomerLink } from '@pis/shared';
+import { customerLink } from '../links/customer-links.ts';
+import { loadPayment } from './load-payment.ts';
+import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { refreshPayment } from './refresh-payment.ts';
+
+/**
+ * POST /payments/{id}/link: a fresh customer link for an unfinished payment, to the page it
+ * started with (the payment page for hosted flows, the Mock bank for a mock API_ONLY payment),
+ * with that page's full lifetime from now. Links are signed, not stored: earlier links keep
+ * their own expiry, and nothing about the payment changes. The payment is caught up first, so
+ * one whose expiry has passed is EXPIRED here even when the worker lags.
+ */
+export async function newCustomerLink(
+  deps: PaymentsDeps,
+  caller: PaymentsCaller,
+  paymentId: string,
+): Promise<NewCustomerLink> {
+  const scope = { paymentId, organizationId: caller.organizationId };
+  const { record } = await refreshPayment(deps, scope, await loadPayment(deps.em.fork(), scope), 'quiet');
+  if (isTerminal(record.status)) {
+    throw new AppError(
+      'PAYMENT_FINISHED',
+      `Payment is ${record.status}: a customer link would lead nowhere. Create a new payment instead.`,
+    );
+  }
+  const purpose = record.flowType === 'API_ONLY' ? 'mock-bank' : 'hosted';
+  if (purpose === 'mock-bank' && record.provider !== MOCK_PROVIDER) {
+    throw new AppError(
+      'LINK_NOT_RENEWABLE',
+      `The customer authorises this ${record.provider} payment on the bank's own page, which only the bank can issue. ` +
+        'Use a hosted flow to be able to send new links.',
+    );
+  }
+  const link = customerLink(deps.config, purpose, record.id, deps.clock.now());
+  return { redirectUrl: link.url, expiresAt: link.expiresAt.toISOString() };
+}

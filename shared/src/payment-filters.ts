@@ -1,0 +1,56 @@
+import type { PaymentRecord } from './lifecycle.ts';
+import type { PaymentFilters } from './payments.ts';
+
+/**
+ * Whether a payment matches the list's and the export's filters, as the service's SQL decides
+ * (server/src/payments/payment-store.ts): for the MSW kit and anything else without Postgres.
+ * `search` is a payment id or end-to-end id exactly, or part of the reference or payee name
+ * ignoring case; created bounds are inclusive.
+ */
+export function paymentMatches(record: PaymentRecord, filters: Partial<PaymentFilters>): boolean {
+  if (filters.status && record.status !== filters.status) return false;
+  if (filters.provider && record.provider !== filters.provider) return false;
+  if (filters.currency && record.amount.currency !== filters.currency) return false;
+  const created = record.createdAt.getTime();
+  if (filters.createdFrom && created < Date.parse(filters.createdFrom)) return false;
+  if (filters.createdTo && created > Date.parse(filters.createdTo)) return false;
+  if (filters.search) {
+    const search = filters.search;
+    const lower = search.toLowerCase();
+    return (
+      record.id === search ||
+      record.reference.endToEndId === search ||
+      record.reference.reference.toLowerCase().includes(lower) ||
+      record.toAccount.accountName.toLowerCase().includes(lower)
+    );
+  }
+  return true;
+}
+
+const utc = (date: Date | null) => (date ? date.toISOString() : '');
+
+/** The export's columns, in order: header and cell (every cell a string, times in UTC). */
+export const EXPORT_COLUMNS: readonly { header: string; cell: (record: PaymentRecord) => string }[] = [
+  { header: 'paymentId', cell: (r) => r.id },
+  { header: 'createdAt', cell: (r) => utc(r.createdAt) },
+  { header: 'updatedAt', cell: (r) => utc(r.updatedAt) },
+  { header: 'completedAt', cell: (r) => utc(r.completedAt) },
+  { header: 'expiresAt', cell: (r) => utc(r.expiresAt) },
+  { header: 'status', cell: (r) => r.status },
+  { header: 'isoStatus', cell: (r) => r.isoCode },
+  { header: 'isoReason', cell: (r) => r.isoReason ?? '' },
+  // As written at creation (the numeric column read as text): `10.50` keeps its digits.
+  { header: 'amount', cell: (r) => r.amount.value },
+  { header: 'currency', cell: (r) => r.amount.currency },
+  { header: 'reference', cell: (r) => r.reference.reference },
+  { header: 'endToEndId', cell: (r) => r.reference.endToEndId },
+  { header: 'payeeName', cell: (r) => r.toAccount.accountName },
+  // An IBAN, or sort code and account number.
+  {
+    header: 'payeeAccount',
+    cell: (r) =>
+      r.toAccount.iban ?? [r.toAccount.sortCode, r.toAccount.accountNumber].filter(Boolean).join(' '),
+  },
+  { header: 'provider', cell: (r) => r.provider },
+  { header: 'bankId', cell: (r) => r.bankId ?? '' },
+];
