@@ -1,8 +1,12 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { paymentDueJob } from '../../src/jobs/payment-due-job.ts';
 import { startTracing, type Tracing, withTraceContext } from '../../src/observability/tracing.ts';
 import { CREATE_BODY, createWorkerTestApp, waitFor } from '../jobs/worker-harness.ts';
@@ -23,6 +27,27 @@ afterAll(async () => tracing?.shutdown());
 const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+  it('config: unset is off; an http(s) URL turns it on; anything else is refused', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pis-tracing-'));
+    expect(loadConfig({}, dataDir).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }, dataDir).tracing).toBeUndefined();
+    expect(
+      loadConfig(
+        { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'pis-api' },
+        dataDir,
+      ).tracing,
+    ).toEqual({ endpoint: 'http://collector:4318', serviceName: 'pis-api' });
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, dataDir).tracing?.serviceName,
+    ).toBe('payment-initiation-service');
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://collector' }, dataDir)).toThrow(
+      ConfigError,
+    );
+    expect(() =>
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SERVICE_NAME: 'a\nb' }, dataDir),
+    ).toThrow(ConfigError);
+  });
+
   it('registers nothing, patches nothing, records nothing and adds nothing to job data', async () => {
     const response = await app.inject({
       method: 'POST',
