@@ -28,6 +28,7 @@ import { type Logger, silentLogger } from './logger.ts';
 import { type MailOutbox, noMailOutbox } from './mail/mail-message.ts';
 import { observeHttp } from './observability/http-metrics.ts';
 import { type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
+import { traceHttp } from './observability/tracing.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.addHook('onRequest', echoRequestId);
+  traceHttp(app);
   if (options.drain) drainHooks(app, options.drain);
   observeHttp(app, { openApiDocument: () => openApiDocument });
   if (options.requestLog)

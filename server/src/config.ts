@@ -83,6 +83,14 @@ const EnvSchema = z.object({
   METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   /** Loopback unless set (`0.0.0.0` in a container scraped from outside it). */
   METRICS_HOST: optional(z.string()),
+  /** Traces over OTLP/HTTP to this base URL (`/v1/traces` is added); unset: tracing off, no SDK loaded. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional(z.url({ protocol: /^https?$/ })),
+  OTEL_SERVICE_NAME: optional(
+    z
+      .string()
+      .max(100)
+      .regex(/^[^\r\n]+$/, 'must be one line'),
+  ),
   /**
    * The `obie` provider's sandbox bank connection: the bank's `client.json` (default
    * `$SANDBOX_BANK_DATA_DIR/client.json`, else `.data/sandbox-bank/client.json`, which the sandbox
@@ -190,6 +198,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** Where `GET /metrics` listens (observability/metrics-server.ts); undefined: nowhere. */
   metrics: { host: string; port: number } | undefined;
+  /** OTLP trace export (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: tracing off. */
+  tracing: { endpoint: string; serviceName: string } | undefined;
   /** Built SPA (may be missing: the API still runs). */
   webDistDir: string;
   mail: MailConfig;
@@ -331,6 +341,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       e.METRICS_PORT === undefined
         ? undefined
         : { host: e.METRICS_HOST ?? '127.0.0.1', port: e.METRICS_PORT },
+    tracing:
+      e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined
+        ? undefined
+        : {
+            endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+            serviceName: e.OTEL_SERVICE_NAME ?? 'payment-initiation-service',
+          },
     webDistDir: path.join(REPO_ROOT, 'web', 'dist'),
     mail: {
       smtpUrl: e.SMTP_URL,

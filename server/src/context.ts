@@ -1,3 +1,4 @@
+import type { Context as OtelContext } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import type { Clock } from './clock.ts';
@@ -7,6 +8,7 @@ import { type DashboardHttp, dashboardHttp } from './http/dashboard-http.ts';
 import { type AskedWait, type LiveReadRequest, liveReadRequest } from './http/live-read.ts';
 import type { Logger } from './logger.ts';
 import type { MailOutbox } from './mail/mail-message.ts';
+import { requestContext } from './observability/tracing.ts';
 import type { PaymentScheduler } from './payments/payment-scheduler.ts';
 import type { PaymentWaiters } from './payments/payment-waiters.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
@@ -62,6 +64,9 @@ export interface Context {
    * wait a procedure's input asks for (`asked`): either way the socket is kept open for it.
    */
   liveRead(asked?: AskedWait): LiveReadRequest;
+  /** The request id and the request's trace context, for the tRPC procedure's span (observability/tracing.ts). */
+  requestId?: string;
+  traceParent?: () => OtelContext;
 }
 
 export function createContextFactory(services: AppServices) {
@@ -79,5 +84,7 @@ export function createContextFactory(services: AppServices) {
     },
     dashboard: dashboardHttp(req, res),
     liveRead: (asked) => liveReadRequest(req, res, services.config.timeouts.connectionMs, asked),
+    requestId: req.id,
+    traceParent: () => requestContext(req),
   });
 }

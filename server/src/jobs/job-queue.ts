@@ -1,6 +1,7 @@
 import { type JobInsert, PgBoss, type SendOptions } from 'pg-boss';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import { withTraceContext } from '../observability/tracing.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { JOBS } from './registry.ts';
 
@@ -66,11 +67,14 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   return {
     boss,
     send: (job, payload, sendOptions) =>
-      boss.send(job.name, job.payload.parse(payload) as object, sendOptions),
+      boss.send(job.name, withTraceContext(job.payload.parse(payload) as object), sendOptions),
     insert: async (job, jobs) => {
       await boss.insert(
         job.name,
-        jobs.map(({ payload, options }) => ({ ...options, data: job.payload.parse(payload) as object })),
+        jobs.map(({ payload, options }) => ({
+          ...options,
+          data: withTraceContext(job.payload.parse(payload) as object),
+        })),
         { returnId: false },
       );
     },

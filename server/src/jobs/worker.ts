@@ -1,4 +1,6 @@
+import { SpanKind } from '@opentelemetry/api';
 import type { Job } from 'pg-boss';
+import { inSpan, jobBatchTrace } from '../observability/tracing.ts';
 import type { JobDefinition, JobDeps } from './job-definition.ts';
 import type { JobQueue } from './job-queue.ts';
 import { JOBS } from './registry.ts';
@@ -64,8 +66,15 @@ async function handleBatch(
       );
   }
   if (valid.length === 0) return;
+  // The batch's span continues the trace of the request that sent its (first) job.
+  const { parent, links } = jobBatchTrace(jobs.map((item) => item.data));
   try {
-    await job.handler(valid, deps, stopping);
+    await inSpan(
+      `job ${job.name}`,
+      { 'pis.job': job.name, 'pis.job.batch_size': valid.length },
+      () => job.handler(valid, deps, stopping),
+      { kind: SpanKind.CONSUMER, parent, links },
+    );
   } catch (error) {
     deps.logger.warn(
       { err: error, job: job.name, jobs: valid.length },

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../logger.ts';
 import { attachMetricSources } from '../observability/metrics.ts';
 import { startProcessMetrics } from '../observability/process-metrics.ts';
 import { RequestLogWriter, startRequestLogRetention } from '../observability/request-log.ts';
+import { startTracing } from '../observability/tracing.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
@@ -124,6 +125,11 @@ export async function runProcess(
   // Installed before anything starts, so Ctrl-C during start-up still stops the embedded cluster.
   shutdown.installSignalHandlers();
   try {
+    // Before anything else starts, so the first request is traced; unset endpoint: nothing loaded.
+    if (config.tracing) {
+      const tracing = await startTracing(config.tracing);
+      shutdown.add('tracing', () => tracing.shutdown());
+    }
     await start({ config, logger, shutdown });
   } catch (error) {
     logger.fatal({ err: error }, `${what} start failed`);

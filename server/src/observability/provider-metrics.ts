@@ -1,7 +1,9 @@
+import { SpanKind } from '@opentelemetry/api';
 import type { PaymentProvider } from '../providers/payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import type { ProviderRegistry } from '../providers/provider-registry.ts';
 import { knownProvider, providerCallDuration } from './metrics.ts';
+import { inSpan } from './tracing.ts';
 
 const OPERATIONS = ['startPayment', 'readStatus', 'cancelPayment', 'hasPayment'] as const;
 
@@ -27,17 +29,23 @@ function instrument(provider: PaymentProvider): PaymentProvider {
       operation: (typeof OPERATIONS)[number],
       call: (...args: Args) => Promise<Result>,
     ) =>
-    async (...args: Args): Promise<Result> => {
-      const end = providerCallDuration.startTimer({ provider: provider.code, operation });
-      try {
-        const result = await call(...args);
-        end({ outcome: 'ok' });
-        return result;
-      } catch (error) {
-        end({ outcome: error instanceof ProviderOutcomeUnknownError ? 'unknown' : 'error' });
-        throw error;
-      }
-    };
+    (...args: Args): Promise<Result> =>
+      inSpan(
+        `provider ${provider.code} ${operation}`,
+        { 'pis.provider': provider.code, 'pis.provider.operation': operation },
+        async () => {
+          const end = providerCallDuration.startTimer({ provider: provider.code, operation });
+          try {
+            const result = await call(...args);
+            end({ outcome: 'ok' });
+            return result;
+          } catch (error) {
+            end({ outcome: error instanceof ProviderOutcomeUnknownError ? 'unknown' : 'error' });
+            throw error;
+          }
+        },
+        { kind: SpanKind.CLIENT },
+      );
   // The adapter's own members beyond the interface (obie's callback and notification handlers)
   // stay reachable through the prototype: only the four calls are replaced.
   return Object.assign(Object.create(provider) as PaymentProvider, {

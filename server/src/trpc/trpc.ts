@@ -5,6 +5,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
 import type { ErrorRows } from '../catalogue/openapi-errors.ts';
 import type { Context } from '../context.ts';
+import { inSpan } from '../observability/tracing.ts';
 import { type PublicFailure, publicFailure } from './public-failure.ts';
 
 /**
@@ -56,7 +57,18 @@ const t = initTRPC
 
 export const router = t.router;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+/**
+ * Every procedure in a span (child of the request's HTTP span), so its statements and provider
+ * calls, and the jobs it sends, join the request's trace. A non-recording span when tracing is off.
+ */
+export const publicProcedure = t.procedure.use(({ ctx, path, type, next }) =>
+  inSpan(
+    `trpc ${path}`,
+    { 'rpc.system': 'trpc', 'rpc.method': path, 'trpc.type': type, 'pis.request_id': ctx.requestId },
+    () => next(),
+    ctx.traceParent ? { parent: ctx.traceParent() } : {},
+  ),
+);
 export const createCallerFactory = t.createCallerFactory;
 
 const errorKind = (error: TRPCError, failure: PublicFailure): string | undefined =>

@@ -29,6 +29,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     shutdownDrainMs: 0,
     metrics: undefined,
+    tracing: undefined,
     webDistDir: '/nonexistent/web/dist',
     mail: {
       smtpUrl: undefined,
