@@ -17,6 +17,7 @@ import { countCreated } from '../observability/metrics.ts';
 import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import { announcePaymentDue } from './change-payments.ts';
+import { createAtRealProvider } from './create-at-real-provider.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -98,6 +99,9 @@ async function createClaimed(
 ): Promise<CreatedPayment> {
   const ids = { id: newPaymentId(), organizationId: caller.organizationId, endToEndId: newEndToEndId() };
   const received = receivePayment(command, ids, now);
+  if (command.flowType === 'API_ONLY' && provider.keepsPayments) {
+    return createAtRealProvider(deps, provider, received, command, claim);
+  }
   let change: Change = received;
   let customerUrl: string | null;
   if (command.flowType === 'API_ONLY') {
@@ -142,9 +146,10 @@ function usableProvider(
 }
 
 /**
- * The provider's customer link; its failure means nothing was stored (502). API_ONLY creates call
- * the provider before the row exists: nobody else can know the payment yet, so there is no
- * concurrent decision to claim against; duplicates are held off by the Idempotency-Key claim.
+ * The provider's customer link; its failure means nothing was stored (502). API_ONLY creates at
+ * the Mock bank call it before the row exists: it keeps nothing per payment, so nothing can be
+ * orphaned there; duplicates are held off by the Idempotency-Key claim. Providers that keep
+ * payments go row first (create-at-real-provider.ts).
  */
 export async function startAtProvider(
   deps: PaymentsDeps,

@@ -614,6 +614,20 @@ export async function insertClaim(em: EntityManager, paymentId: string, claim: S
   );
 }
 
+/**
+ * A payment stored before its bank was called, which the bank then refused: it goes again, with
+ * its history and claim (cascade), but only while it is still PENDING and unclaimed, so a
+ * payment anything else has touched is never deleted (payments/create-at-real-provider.ts).
+ */
+export async function deleteUnsentPayment(em: EntityManager, paymentId: string): Promise<void> {
+  await em.execute(
+    `delete from payment where id = ? and status = 'PENDING'
+       and not exists (select 1 from provider_claim where payment_id = ?)`,
+    [paymentId, paymentId],
+    'run',
+  );
+}
+
 /** Under the payment's lock: the claim `claimId` goes (it was answered). */
 export async function deleteClaim(em: EntityManager, paymentId: string, claimId: string): Promise<void> {
   await em.execute(
