@@ -20,7 +20,7 @@ const FLUSH_EVERY_MS = 1_000;
 const BATCH = 500;
 const MAX_QUEUED = 20_000;
 /** The key's prefix (not secret) from a presented key of our format. */
-const KEY = /^(pis_[0-9A-Za-z]{8})[0-9A-Za-z]{40}$/;
+const KEY = /^(pis_(?:(?:test|live)_)?[0-9A-Za-z]{8})[0-9A-Za-z]{40}$/;
 
 export interface RequestLogEntry {
   at: Date;

@@ -27,7 +27,7 @@ import {
   requestHash,
 } from './idempotency.ts';
 import { insertPayment } from './payment-store.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { ProviderOutcomeUnknown } from './provider-claims.ts';
 import { providerUnavailable } from './refresh-payment.ts';
 
@@ -97,7 +97,12 @@ async function createClaimed(
   now: Date,
   claim: IdempotencyClaim | undefined,
 ): Promise<CreatedPayment> {
-  const ids = { id: newPaymentId(), organizationId: caller.organizationId, endToEndId: newEndToEndId() };
+  const ids = {
+    id: newPaymentId(),
+    organizationId: caller.organizationId,
+    endToEndId: newEndToEndId(),
+    mode: modeOf(caller),
+  };
   const received = receivePayment(command, ids, now);
   if (command.flowType === 'API_ONLY' && provider.keepsPayments) {
     return createAtRealProvider(deps, provider, received, command, claim);
@@ -139,6 +144,7 @@ function usableProvider(
     baseUrl: deps.config.publicBaseUrl,
     isConfigured: (code) => deps.providers.get(code) !== undefined,
     hostedPagesEnabled: deps.config.hostedPagesEnabled,
+    mode: modeOf(caller),
   });
   const provider = deps.providers.get(command.provider);
   if (!provider) throw providerNotConfigured(command.provider);

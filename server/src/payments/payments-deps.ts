@@ -1,3 +1,4 @@
+import type { PaymentMode } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -24,4 +25,8 @@ export interface PaymentsCaller {
   organizationId: string;
   /** Always contains `mock`. */
   approvedProviders: readonly string[];
+  /** The API key's mode: it sees only that mode's payments. Test when absent (the dashboard's). */
+  mode?: PaymentMode | undefined;
 }
+
+export const modeOf = (caller: Pick<PaymentsCaller, 'mode'>): PaymentMode => caller.mode ?? 'test';

@@ -1,6 +1,6 @@
 import { type Payment, type SandboxApproveInput, type SandboxRejectInput, toPayment } from '@pis/shared';
 import { approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 
 /**
  * Sandbox helpers: a merchant's automated tests play the customer at the Mock bank without a
@@ -12,7 +12,11 @@ export async function sandboxApprove(
   paymentId: string,
   input: SandboxApproveInput,
 ): Promise<Payment> {
-  const applied = await approveAtMockBank(deps, { paymentId, organizationId: caller.organizationId }, input);
+  const applied = await approveAtMockBank(
+    deps,
+    { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) },
+    input,
+  );
   return toPayment(applied.record, applied.history);
 }
 
@@ -22,7 +26,7 @@ export async function sandboxReject(
   paymentId: string,
   input: SandboxRejectInput,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const applied = await rejectAtMockBank(deps, scope, input.reason ?? null);
   return toPayment(applied.record, applied.history);
 }

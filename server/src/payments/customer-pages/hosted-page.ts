@@ -1,8 +1,10 @@
 import {
+  AppError,
   type BankList,
   bankCountries,
   findBank,
   type HostedSession,
+  isPracticeBank,
   type ListBanksQuery,
   listBanks,
   MOCK_PROVIDER,
@@ -84,6 +86,12 @@ export async function chooseBank(
     approvedProviders: organization.approvedProviders,
     baseUrl: deps.config.publicBaseUrl,
   });
+  if (record.mode === 'live' && isPracticeBank(bankId)) {
+    throw new AppError(
+      'PRACTICE_BANK_TEST_ONLY',
+      'This bank is for practice only and cannot take a live payment',
+    );
+  }
   const provider = deps.providers.get(record.provider);
   if (!provider) throw providerNotConfigured(record.provider);
 
