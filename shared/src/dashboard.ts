@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdempotencyKeyValue } from './create-rules.ts';
-import { awaitsDecision } from './lifecycle.ts';
+import { awaitsDecision, PAYMENT_MODES } from './lifecycle.ts';
 import { MAX_WAIT_SECONDS } from './live-reads.ts';
 import { ApprovalTiming, RejectReason } from './mock-bank.ts';
 import { CreatePaymentInput, Payment, PaymentIdInput } from './payments.ts';
@@ -100,6 +100,8 @@ export const ApiKeyEntry = z.object({
   name: z.string(),
   /** The key's first characters: not secret, enough to tell keys apart. */
   prefix: z.string(),
+  /** Live or test: the key sees only payments of its mode (test unless the operator made it live). */
+  mode: z.enum(PAYMENT_MODES),
   permissions: z.array(ApiKeyPermission),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime().nullable(),

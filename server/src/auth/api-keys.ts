@@ -169,6 +169,7 @@ export function toApiKeyEntry(row: ApiKey, now: Date): ApiKeyEntry {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    mode: row.mode,
     permissions,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
