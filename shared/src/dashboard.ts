@@ -169,6 +169,11 @@ export const DashboardPayment = z.object({
   actions: PaymentActions,
   /** The customer's page while the payment still waits for them (null otherwise). */
   customerLink: z.object({ url: z.string(), expiresAt: z.iso.datetime() }).nullable(),
+  /**
+   * A real provider's own statuses as its bank last reported them (obie: consent AWAU, AUTH,
+   * COND, RJCT; payment RCVD ... ACSC, RJCT), kept beside ours; absent for the Mock bank.
+   */
+  atBank: z.object({ consentStatus: z.string().nullable(), bankStatus: z.string().nullable() }).optional(),
 });
 export type DashboardPayment = z.infer<typeof DashboardPayment>;
 

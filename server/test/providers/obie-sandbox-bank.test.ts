@@ -8,6 +8,7 @@ import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createPayment as createPaymentDirectly } from '../../src/payments/create-payment.ts';
+import { dashboardPayment } from '../../src/payments/dashboard-payment.ts';
 import { loadPayment } from '../../src/payments/load-payment.ts';
 import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { POLL_MAX_MS, pollDelayMs, pollProviderPayment } from '../../src/payments/poll-provider.ts';
@@ -141,6 +142,22 @@ describe('obie through the sandbox bank', () => {
     expect(statuses(done).at(-1)).toBe('COMPLETED');
     const final = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
     expect(final.bankStatus).toBe('ACSC');
+    // The dashboard's payment page shows the bank's own statuses beside ours (a finished payment:
+    // nothing to ask a provider).
+    const view = await dashboardPayment(
+      {
+        em: orm.em,
+        clock,
+        config,
+        providers: createProviderRegistry([]),
+        scheduler: pollRecorder,
+        logger: silentLogger(),
+      },
+      { organizationId: merchant.organizationId, approvedProviders: ['mock', 'obie'] },
+      payment.paymentId,
+    );
+    expect(view.atBank).toEqual({ consentStatus: 'COND', bankStatus: 'ACSC' });
+    expect(view.payment).toMatchObject({ provider: 'obie', bankId: BANK_ID });
   });
 
   test('the customer rejects at the bank: FAILED / RJCT / CUST', async () => {
