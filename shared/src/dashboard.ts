@@ -82,8 +82,12 @@ export const DashboardSession = z.object({
   organization: DashboardOrganization,
   /** Send as the `x-csrf-token` header on every mutation of this session. */
   csrfToken: z.string(),
+  /** The test/live switch: the dashboard shows this mode's payments (a new session: test). */
+  mode: z.enum(PAYMENT_MODES),
 });
 export type DashboardSession = z.infer<typeof DashboardSession>;
+
+export const SetDashboardModeInput = z.object({ mode: z.enum(PAYMENT_MODES) });
 
 export const SignedOut = z.object({ signedOut: z.literal(true) });
 

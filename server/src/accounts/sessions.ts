@@ -1,4 +1,4 @@
-import { AppError, type DashboardOrganization, MESSAGES } from '@pis/shared';
+import { AppError, type DashboardOrganization, MESSAGES, type PaymentMode } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import { DashboardSession, DashboardUser } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -23,6 +23,8 @@ export interface ActiveSession {
   emailVerified: boolean;
   organization: DashboardOrganization;
   csrfToken: string;
+  /** The dashboard's test/live switch: which payments its pages show. */
+  mode: PaymentMode;
 }
 
 export const notSignedIn = () => new AppError('UNAUTHORIZED', 'Not signed in');
@@ -91,7 +93,20 @@ export async function authenticateSession(
     emailVerified: user.emailVerifiedAt != null,
     organization,
     csrfToken: session.csrfToken,
+    mode: session.mode,
   };
+}
+
+/**
+ * The header's test/live switch, kept on the session (this browser only). Live needs a verified
+ * email address (DashboardSession.user.emailVerified), as other live-facing steps do.
+ */
+export async function setSessionMode(em: EntityManager, session: ActiveSession, mode: PaymentMode) {
+  if (mode === 'live' && !session.emailVerified) {
+    throw new AppError('FORBIDDEN', 'Verify your email address before you look at live payments');
+  }
+  await em.fork().nativeUpdate(DashboardSession, { id: session.id }, { mode });
+  return { ...session, mode };
 }
 
 const isLive = (session: DashboardSession, now: Date) =>

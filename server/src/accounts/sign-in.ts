@@ -43,5 +43,6 @@ export async function signIn(
     user: { id: user.id, email: user.email, emailVerified: user.emailVerifiedAt != null },
     organization,
     csrfToken: session.csrfToken,
+    mode: 'test',
   };
 }

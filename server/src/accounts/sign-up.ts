@@ -50,5 +50,6 @@ export async function signUp(
     user: { id: created.userId, email: emailKey(input.email), emailVerified: false },
     organization,
     csrfToken: created.session.csrfToken,
+    mode: 'test',
   };
 }

@@ -9,6 +9,7 @@ import {
   PasswordResetRequested,
   RequestPasswordResetInput,
   ResetPasswordInput,
+  SetDashboardModeInput,
   SignedOut,
   SignedOutEverywhere,
   SignInInput,
@@ -27,7 +28,7 @@ import {
   signOutEverywhere,
   verifyEmail,
 } from '../accounts/account-lifecycle.ts';
-import { endSession } from '../accounts/sessions.ts';
+import { endSession, setSessionMode } from '../accounts/sessions.ts';
 import { signIn } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
 import { audited, auditedSignIn } from '../observability/audit-log.ts';
@@ -105,5 +106,20 @@ export const accountRouter = router({
       user: { id: session.userId, email: session.email, emailVerified: session.emailVerified },
       organization: session.organization,
       csrfToken: session.csrfToken,
+      mode: session.mode,
     })),
+
+  /** The header's test/live switch (docs/decisions/072-live-and-test-modes.md). */
+  setMode: sessionMutation
+    .input(SetDashboardModeInput)
+    .output(DashboardSession)
+    .mutation(async ({ ctx, input }) => {
+      const session = await setSessionMode(ctx.em, ctx.session, input.mode);
+      return {
+        user: { id: session.userId, email: session.email, emailVerified: session.emailVerified },
+        organization: session.organization,
+        csrfToken: session.csrfToken,
+        mode: session.mode,
+      };
+    }),
 });

@@ -44,6 +44,7 @@ const signedInTo = (organizations: 'active' | 'any') =>
         caller: {
           organizationId: session.organization.id,
           approvedProviders: session.organization.approvedProviders,
+          mode: session.mode,
         },
       },
     });

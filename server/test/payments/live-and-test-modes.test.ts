@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { createKey } from '../../src/cli/admin-actions.ts';
-import { ApiKey, Payment } from '../../src/db/entities/index.ts';
+import { ApiKey, DashboardUser, Payment } from '../../src/db/entities/index.ts';
 import { createMockProvider } from '../../src/providers/mock-provider.ts';
 import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
+import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { testConfig } from '../helpers/test-config.ts';
@@ -178,5 +179,48 @@ describe('a key sees only its own mode', () => {
       await post(app, liveKey, `/api/payments/${livePayment.paymentId}/cancel`),
     );
     expect(cancelled.status).toBe('CANCELLED');
+  });
+});
+
+describe("the dashboard's test/live switch", () => {
+  test('a session starts on test data; live needs a verified address; the list follows the switch', async () => {
+    const b = new DashboardBrowser(app, '192.0.2.77');
+    const signedUp = await b.signUp();
+    expect(signedUp.mode).toBe('test');
+    const organizationId = signedUp.organization.id;
+    await factories.approveProvider(organizationId, 'real');
+    const testKey = { 'x-api-key': (await factories.createKey(organizationId)).apiKey };
+    const testOne = await created(app, testKey, paymentBody());
+    const liveOne = await created(
+      app,
+      {
+        'x-api-key': (
+          await createKey(
+            orm.em.fork(),
+            { organizationId, permissions: { read: true, write: true }, mode: 'live' },
+            clock,
+          )
+        ).apiKey,
+      },
+      paymentBody({ provider: 'real' }),
+    );
+    const listed = async () =>
+      data<{ payments: { paymentId: string }[]; total: number }>(await b.query('payments.list', {}));
+
+    expect((await listed()).payments.map((p) => p.paymentId)).toEqual([testOne.paymentId]);
+    expect(failure(await b.mutation('account.setMode', { mode: 'live' }), 403).message).toMatch(
+      /Verify your email/,
+    );
+
+    await orm.em
+      .fork()
+      .nativeUpdate(DashboardUser, { id: signedUp.user.id }, { emailVerifiedAt: clock.now() });
+    expect(data<{ mode: string }>(await b.mutation('account.setMode', { mode: 'live' })).mode).toBe('live');
+    expect(data<{ mode: string }>(await b.query('account.session')).mode).toBe('live');
+    expect(await listed()).toMatchObject({ payments: [{ paymentId: liveOne.paymentId }], total: 1 });
+    failure(await b.query('payments.get', { paymentId: testOne.paymentId }), 404);
+
+    data(await b.mutation('account.setMode', { mode: 'test' }));
+    expect(await listed()).toMatchObject({ payments: [{ paymentId: testOne.paymentId }], total: 1 });
   });
 });

@@ -16,6 +16,7 @@ export const session = (overrides: Partial<Session> = {}): Session => ({
   user: { id: 'usr_1', email: 'owner@acme.test', emailVerified: true },
   organization: { id: 'org_1', name: 'Acme Shop', active: true, approvedProviders: ['mock'] },
   csrfToken: CSRF_TOKEN,
+  mode: 'test',
   ...overrides,
 });
 

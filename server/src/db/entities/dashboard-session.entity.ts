@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { PAYMENT_MODES } from '@pis/shared';
 import { DashboardUser } from './dashboard-user.entity.ts';
 
 /**
@@ -13,6 +14,8 @@ export const DashboardSession = defineEntity({
     id: p.string().primary().length(64),
     user: () => p.manyToOne(DashboardUser).mapToPk().deleteRule('cascade').index(),
     csrfToken: p.string().length(64),
+    /** Which payments the dashboard shows: test (the default) or live (the header's switch). */
+    mode: p.enum(PAYMENT_MODES).default('test'),
     createdAt: p.datetime(),
     lastSeenAt: p.datetime(),
     expiresAt: p.datetime().index(),

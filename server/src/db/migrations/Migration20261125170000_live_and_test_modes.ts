@@ -17,6 +17,10 @@ export class Migration20261125170000_live_and_test_modes extends Migration {
     this.addSql(
       `alter table "payment" add column "mode" text not null default 'test' check ("mode" in ('test', 'live'));`,
     );
+    // The dashboard's test/live switch is the session's.
+    this.addSql(
+      `alter table "dashboard_session" add column "mode" text not null default 'test' check ("mode" in ('test', 'live'));`,
+    );
     this.addSql(`
       create or replace function payment_count_move() returns trigger language plpgsql as $$
       begin
@@ -74,6 +78,7 @@ export class Migration20261125170000_live_and_test_modes extends Migration {
         end if;
         return null;
       end $$;`);
+    this.addSql(`alter table "dashboard_session" drop column "mode";`);
     this.addSql(`alter table "payment" drop column "mode";`);
     this.addSql(`alter table "api_key" drop column "mode";`);
   }

@@ -29,6 +29,8 @@ export const dashboardApi = {
   signUp: (input: SignUpInput) => dashboardTrpc.dashboard.account.signUp.mutate(input),
   signIn: (input: SignInInput) => dashboardTrpc.dashboard.account.signIn.mutate(input),
   signOut: () => dashboardTrpc.dashboard.account.signOut.mutate(),
+  /** The header's test/live switch: which mode's payments the pages show (kept on the session). */
+  setMode: (mode: Session['mode']) => dashboardTrpc.dashboard.account.setMode.mutate({ mode }),
 
   overview: (signal?: AbortSignal) => dashboardTrpc.dashboard.overview.query(undefined, { signal }),
   quickStart: (signal?: AbortSignal) => dashboardTrpc.dashboard.quickStart.query(undefined, { signal }),

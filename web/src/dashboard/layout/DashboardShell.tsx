@@ -1,7 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { UnverifiedEmailBanner } from '../account/AccountSecurity.tsx';
+import { dashboardApi, type Session } from '../api/dashboard-api.ts';
+import { toDashboardError } from '../api/dashboard-error.ts';
 import { useSessionState } from '../session/session-context.tsx';
 
 const NAV = [
@@ -21,11 +24,30 @@ interface DashboardShellProps {
 
 /** Frame of every signed-in dashboard page: the organization, the sections, sign-out. */
 export const DashboardShell = ({ title, children }: DashboardShellProps) => {
-  const { current, signOut } = useSessionState();
+  const { current, signOut, signedIn } = useSessionState();
+  const queryClient = useQueryClient();
+  const [switching, setSwitching] = useState(false);
+  const [modeError, setModeError] = useState<string | null>(null);
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
   useDocumentTitle(`${title} · Dashboard`);
   const organization = current.state === 'signed-in' ? current.session.organization : null;
+
+  const mode = current.state === 'signed-in' ? current.session.mode : 'test';
+  // Test or live payments, like the consoles merchants know: kept on the session, every page reloads.
+  const onMode = async (next: Session['mode']) => {
+    if (next === mode) return;
+    setSwitching(true);
+    setModeError(null);
+    try {
+      signedIn(await dashboardApi.setMode(next));
+      await queryClient.resetQueries();
+    } catch (error) {
+      setModeError(toDashboardError(error).message);
+    } finally {
+      setSwitching(false);
+    }
+  };
 
   const onSignOut = async () => {
     setLeaving(true);
@@ -48,11 +70,34 @@ export const DashboardShell = ({ title, children }: DashboardShellProps) => {
             ))}
           </ul>
         </nav>
+        <fieldset className="dash-bar__mode" aria-label="Payments shown" disabled={switching}>
+          {(['test', 'live'] as const).map((option) => (
+            <button
+              key={option}
+              type="button"
+              className="dash-bar__mode-option"
+              aria-pressed={mode === option}
+              onClick={() => onMode(option)}
+            >
+              {option === 'test' ? 'Test data' : 'Live data'}
+            </button>
+          ))}
+        </fieldset>
         <button type="button" className="dash-bar__signout" onClick={onSignOut} disabled={leaving}>
           Sign out
         </button>
       </header>
       <main className="dash-main">
+        {modeError ? (
+          <div className="inline-problem" role="alert">
+            <p>{modeError}</p>
+          </div>
+        ) : null}
+        {mode === 'live' ? (
+          <p className="notice-line dash-live-line" role="status">
+            Live data: these payments move real money. Switch to test data to practise.
+          </p>
+        ) : null}
         <UnverifiedEmailBanner />
         {children}
       </main>
