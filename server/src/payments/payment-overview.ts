@@ -1,7 +1,7 @@
 import { PAYMENT_STATUSES, type PaymentStatus, type VolumeDay } from '@pis/shared';
 import { catchUpOverdue } from './catch-up-payments.ts';
 import { countPaymentsByStatus } from './payment-totals.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 
 const VOLUME_DAYS = 30;
 
@@ -24,10 +24,19 @@ export async function paymentOverview(
   const { organizationId } = caller;
   await catchUpOverdue(deps, organizationId);
   const since = utcMidnight(deps.clock.now(), VOLUME_DAYS - 1);
+  // The kept counts and volumes are test payments'; live ones are counted from their rows (few).
+  const live = modeOf(caller) === 'live';
   const [keptCounts, keptVolume] = await Promise.all([
-    countPaymentsByStatus(deps.em.fork(), organizationId),
+    live ? liveCountsByStatus(deps, organizationId) : countPaymentsByStatus(deps.em.fork(), organizationId),
     deps.em.fork().execute<VolumeDay[]>(
-      `select to_char(day, 'YYYY-MM-DD') as day, currency, sum(value)::text as value, sum(count)::int as count
+      live
+        ? `select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, currency,
+             sum(amount_value)::text as value, count(*)::int as count
+           from payment
+           where organization_id = ? and mode = 'live' and status = 'COMPLETED'
+             and created_at >= ?::date at time zone 'UTC'
+           group by 1, 2 order by 1, 2`
+        : `select to_char(day, 'YYYY-MM-DD') as day, currency, sum(value)::text as value, sum(count)::int as count
        from payment_day_volume
        where organization_id = ? and day >= ?::date
        group by 1, 2 having sum(count) <> 0
@@ -47,4 +56,17 @@ export async function paymentOverview(
     count: Number(row.count),
   }));
   return { countsByStatus, volume };
+}
+
+/** A live overview's counts by status, from the rows (the kept counts are test payments'). */
+async function liveCountsByStatus(deps: PaymentsDeps, organizationId: string) {
+  const rows = await deps.em
+    .fork()
+    .execute<{ status: PaymentStatus; count: number }[]>(
+      `select status, count(*)::int as count from payment where organization_id = ? and mode = 'live' group by status`,
+      [organizationId],
+    );
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])) as Partial<
+    Record<PaymentStatus, number>
+  >;
 }

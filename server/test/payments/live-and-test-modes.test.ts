@@ -223,4 +223,38 @@ describe("the dashboard's test/live switch", () => {
     data(await b.mutation('account.setMode', { mode: 'test' }));
     expect(await listed()).toMatchObject({ payments: [{ paymentId: testOne.paymentId }], total: 1 });
   });
+
+  test("the overview's counts and volumes are the session's mode's", async () => {
+    const b = new DashboardBrowser(app, '192.0.2.78');
+    const signedUp = await b.signUp();
+    const organizationId = signedUp.organization.id;
+    await orm.em
+      .fork()
+      .nativeUpdate(DashboardUser, { id: signedUp.user.id }, { emailVerifiedAt: clock.now() });
+    await factories.approveProvider(organizationId, 'real');
+    const testKey = { 'x-api-key': (await factories.createKey(organizationId)).apiKey };
+    const liveKey = {
+      'x-api-key': (
+        await createKey(
+          orm.em.fork(),
+          { organizationId, permissions: { read: true, write: true }, mode: 'live' },
+          clock,
+        )
+      ).apiKey,
+    };
+    const testOne = await created(app, testKey, paymentBody());
+    expectSuccess(await post(app, testKey, `/api/payments/${testOne.paymentId}/mock-bank/approve`, {}));
+    const liveOne = await created(app, liveKey, paymentBody({ provider: 'real' }));
+    expectSuccess(await post(app, liveKey, `/api/payments/${liveOne.paymentId}/cancel`));
+
+    type Overview = { countsByStatus: Record<string, number>; volume: { count: number; value: string }[] };
+    const overview = async () => data<Overview>(await b.query('overview'));
+    const inTest = await overview();
+    expect(inTest.countsByStatus).toMatchObject({ COMPLETED: 1, CANCELLED: 0 });
+    expect(inTest.volume).toEqual([expect.objectContaining({ count: 1, value: '10.50' })]);
+    data(await b.mutation('account.setMode', { mode: 'live' }));
+    const inLive = await overview();
+    expect(inLive.countsByStatus).toMatchObject({ COMPLETED: 0, CANCELLED: 1 });
+    expect(inLive.volume).toEqual([]);
+  });
 });

@@ -3,8 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Live and test modes (issue 19 item 5): every API key has a mode, test unless the operator made
  * it live, and every payment the mode of the key that made it. Existing keys and payments are
- * test. The kept payment counts (payment_count, read by list totals and the overview) count test
- * payments only: a live list counts its rows (live payments only exist for organizations
+ * test. The kept payment counts (payment_count, read by list totals and the overview) and day
+ * volumes (payment_day_volume, the overview) count test payments only: a live list counts its rows (live payments only exist for organizations
  * approved for a real bank, and are few here); see docs/decisions/072-live-and-test-modes.md.
  */
 export class Migration20261125170000_live_and_test_modes extends Migration {
@@ -49,9 +49,82 @@ export class Migration20261125170000_live_and_test_modes extends Migration {
         end if;
         return null;
       end $$;`);
+    // The overview's kept day volumes likewise count test payments (a live overview reads rows).
+    this.addSql(`
+      create or replace function payment_day_volume_move() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then
+          insert into payment_day_volume as v (organization_id, day, currency, slot, count, value)
+          select organization_id, (created_at at time zone 'UTC')::date, currency, pg_backend_pid() % 8,
+            count(*), sum(amount_value)
+          from new_rows where status = 'COMPLETED' and mode = 'test'
+          group by 1, 2, 3 order by 1, 2, 3
+          on conflict (organization_id, day, currency, slot)
+          do update set count = v.count + excluded.count, value = v.value + excluded.value;
+        elsif tg_op = 'DELETE' then
+          insert into payment_day_volume as v (organization_id, day, currency, slot, count, value)
+          select organization_id, (created_at at time zone 'UTC')::date, currency, pg_backend_pid() % 8,
+            -count(*), -sum(amount_value)
+          from old_rows where status = 'COMPLETED' and mode = 'test'
+          group by 1, 2, 3 order by 1, 2, 3
+          on conflict (organization_id, day, currency, slot)
+          do update set count = v.count + excluded.count, value = v.value + excluded.value;
+        else
+          insert into payment_day_volume as v (organization_id, day, currency, slot, count, value)
+          select organization_id, day, currency, pg_backend_pid() % 8, sum(delta), sum(amount)
+          from (
+            select organization_id, (created_at at time zone 'UTC')::date as day, currency,
+              1 as delta, amount_value as amount
+            from new_rows where status = 'COMPLETED' and mode = 'test'
+            union all
+            select organization_id, (created_at at time zone 'UTC')::date, currency, -1, -amount_value
+            from old_rows where status = 'COMPLETED' and mode = 'test'
+          ) moved
+          group by 1, 2, 3 having sum(delta) <> 0 or sum(amount) <> 0 order by 1, 2, 3
+          on conflict (organization_id, day, currency, slot)
+          do update set count = v.count + excluded.count, value = v.value + excluded.value;
+        end if;
+        return null;
+      end $$;`);
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`
+      create or replace function payment_day_volume_move() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then
+          insert into payment_day_volume as v (organization_id, day, currency, slot, count, value)
+          select organization_id, (created_at at time zone 'UTC')::date, currency, pg_backend_pid() % 8,
+            count(*), sum(amount_value)
+          from new_rows where status = 'COMPLETED'
+          group by 1, 2, 3 order by 1, 2, 3
+          on conflict (organization_id, day, currency, slot)
+          do update set count = v.count + excluded.count, value = v.value + excluded.value;
+        elsif tg_op = 'DELETE' then
+          insert into payment_day_volume as v (organization_id, day, currency, slot, count, value)
+          select organization_id, (created_at at time zone 'UTC')::date, currency, pg_backend_pid() % 8,
+            -count(*), -sum(amount_value)
+          from old_rows where status = 'COMPLETED'
+          group by 1, 2, 3 order by 1, 2, 3
+          on conflict (organization_id, day, currency, slot)
+          do update set count = v.count + excluded.count, value = v.value + excluded.value;
+        else
+          insert into payment_day_volume as v (organization_id, day, currency, slot, count, value)
+          select organization_id, day, currency, pg_backend_pid() % 8, sum(delta), sum(amount)
+          from (
+            select organization_id, (created_at at time zone 'UTC')::date as day, currency,
+              1 as delta, amount_value as amount
+            from new_rows where status = 'COMPLETED'
+            union all
+            select organization_id, (created_at at time zone 'UTC')::date, currency, -1, -amount_value
+            from old_rows where status = 'COMPLETED'
+          ) moved
+          group by 1, 2, 3 having sum(delta) <> 0 or sum(amount) <> 0 order by 1, 2, 3
+          on conflict (organization_id, day, currency, slot)
+          do update set count = v.count + excluded.count, value = v.value + excluded.value;
+        end if;
+        return null;
+      end $$;`);
     this.addSql(`
       create or replace function payment_count_move() returns trigger language plpgsql as $$
       begin
