@@ -13,6 +13,7 @@ import { loadPayment } from '../../src/payments/load-payment.ts';
 import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { POLL_MAX_MS, pollDelayMs, pollProviderPayment } from '../../src/payments/poll-provider.ts';
 import { RECONCILE_CLAIM_AFTER_MS, reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
+import { syncPayment } from '../../src/payments/read-payment.ts';
 import { connectObie } from '../../src/providers/obie/obie-connection.ts';
 import { createObieProvider } from '../../src/providers/obie/obie-provider.ts';
 import { ProviderOutcomeUnknownError } from '../../src/providers/payment-provider.ts';
@@ -482,6 +483,65 @@ describe('concurrency and lost answers at the bank', () => {
       await sync(payment.paymentId);
       return (await readPayment(app, headers, payment.paymentId)).status === 'COMPLETED';
     });
+  });
+});
+
+describe('statuses out of order', () => {
+  test('a bank answer older than what we know (RCVD after ACSP) never moves the payment back', async () => {
+    const payment = await obiePayment();
+    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+      action: 'approve',
+    });
+    expect((await backAtCallback(redirect)).statusCode).toBe(200);
+    const { bankPaymentId } = await orm.em
+      .fork()
+      .findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    // The bank itself is done; we have not read it since the callback.
+    await until(async () => {
+      const { rows } = await bankDb.query<{ status: string }>('select status from payments where id = $1', [
+        bankPaymentId,
+      ]);
+      return rows[0]?.status === 'ACSC';
+    });
+    /** Our sync through an adapter whose bank answers `status` (a lagging replica, a cache). */
+    const syncSeeing = async (status: string) => {
+      const lagging: typeof connectObie = async (client) => {
+        const connection = await connectObie(client);
+        return {
+          ...connection,
+          api: async (...args: Parameters<typeof connection.api>) => {
+            const answer = await connection.api(...args);
+            if (args[0] !== 'GET' || !args[1].startsWith('/domestic-payments/')) return answer;
+            return { ...answer, body: { ...answer.body, Data: { ...answer.body.Data, Status: status } } };
+          },
+        };
+      };
+      const obie = createObieProvider(CONNECTIONS, orm, silentLogger(), lagging);
+      try {
+        const deps = {
+          em: orm.em,
+          clock,
+          config,
+          providers: createProviderRegistry([obie]),
+          scheduler: pollRecorder,
+          logger: silentLogger(),
+        };
+        const caller = { organizationId: merchant.organizationId, approvedProviders: ['mock', 'obie'] };
+        return await syncPayment(deps, caller, payment.paymentId);
+      } finally {
+        await obie.close();
+      }
+    };
+    const accepted = await syncSeeing('ACSP');
+    expect(accepted.status).toBe('ACCEPTED');
+    for (const stale of ['RCVD', 'ACCP', 'ACFC']) {
+      const again = await syncSeeing(stale);
+      expect(again.status, stale).toBe('ACCEPTED');
+      expect(again.statusHistory, stale).toEqual(accepted.statusHistory);
+    }
+    expect((await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId })).status).toBe('ACCEPTED');
+    // The real answer moves it on.
+    expect(expectSuccess<{ status: string }>(await sync(payment.paymentId)).status).toBe('COMPLETED');
   });
 });
 
