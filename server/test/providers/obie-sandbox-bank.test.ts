@@ -486,6 +486,30 @@ describe('concurrency and lost answers at the bank', () => {
   });
 });
 
+describe('a bank that throttles (429)', () => {
+  test('sync says so (502 PROVIDER_UNAVAILABLE), GET keeps the last known status, a create stores nothing', async () => {
+    const payment = await obiePayment();
+    await bankFaults({ throttleSeconds: 5 });
+    try {
+      const count = await orm.em.fork().count(Payment, {});
+      const refused = expectFailure(await sync(payment.paymentId), 502);
+      expect(refused.code).toBe('PROVIDER_UNAVAILABLE');
+      const read = await readPayment(app, headers, payment.paymentId);
+      expect(read.status).toBe('AUTHORIZING');
+      expect(
+        expectFailure(
+          await createPayment(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID })),
+          502,
+        ).code,
+      ).toBe('PROVIDER_UNAVAILABLE');
+      expect(await orm.em.fork().count(Payment, {})).toBe(count);
+    } finally {
+      await bankFaults({});
+    }
+    expect(expectSuccess<{ status: string }>(await sync(payment.paymentId)).status).toBe('AUTHORIZING');
+  });
+});
+
 describe('statuses out of order', () => {
   test('a bank answer older than what we know (RCVD after ACSP) never moves the payment back', async () => {
     const payment = await obiePayment();
