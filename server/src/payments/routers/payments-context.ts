@@ -1,6 +1,6 @@
 import { type Payment, paymentEtag } from '@pis/shared';
-import type { Context } from '../../context.ts';
 import type { AskedWait } from '../../http/live-read.ts';
+import type { Context } from '../../trpc/trpc.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
 import { honoursWait, type WaitingRead, withinWaitAllowance } from '../read-payment.ts';
 
