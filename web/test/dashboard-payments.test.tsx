@@ -40,6 +40,72 @@ describe('payments list', () => {
     await waitFor(() => expect(queries.at(-1)).toEqual({ provider: 'mock', limit: 20, offset: 0 }));
   });
 
+  it('finds by search and days, kept in the address, and exports the same filters as CSV', async () => {
+    const user = userEvent.setup();
+    const queries: Record<string, unknown>[] = [];
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.list', (input) => {
+        queries.push(input);
+        return paymentList([payment()]);
+      }),
+    );
+    renderAt('/dashboard/payments?search=INV&from=2026-11-01&to=2026-11-30');
+    await screen.findByRole('table');
+    // The days are the merchant's own: midnight of the first, the last millisecond of the last.
+    expect(queries.at(-1)).toEqual({
+      search: 'INV',
+      createdFrom: new Date(2026, 10, 1).toISOString(),
+      createdTo: new Date(new Date(2026, 11, 1).getTime() - 1).toISOString(),
+      limit: 20,
+      offset: 0,
+    });
+    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('INV');
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-11-01');
+
+    const search = screen.getByLabelText('Search');
+    await user.clear(search);
+    await user.type(search, 'coffee 50%');
+    await user.clear(screen.getByLabelText('To'));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(queries.at(-1)).toEqual({
+        search: 'coffee 50%',
+        createdFrom: new Date(2026, 10, 1).toISOString(),
+        limit: 20,
+        offset: 0,
+      }),
+    );
+    expect(window.location.search).toBe('?search=coffee+50%25&from=2026-11-01');
+    const exportLink = screen.getByRole('link', { name: 'Export CSV' });
+    const href = new URL(exportLink.getAttribute('href') ?? '', 'http://x');
+    expect(href.pathname).toBe('/api/dashboard/payments/export');
+    expect(Object.fromEntries(href.searchParams)).toEqual({
+      search: 'coffee 50%',
+      createdFrom: new Date(2026, 10, 1).toISOString(),
+    });
+  });
+
+  it('a day that is not one, or a range that ends before it starts, resets the list and says so', async () => {
+    const queries: Record<string, unknown>[] = [];
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.list', (input) => {
+        queries.push(input);
+        return paymentList([payment()]);
+      }),
+    );
+    renderAt('/dashboard/payments?from=2026-11-30&to=2026-11-01&search=x');
+    expect(
+      await screen.findByText(
+        'The address asked for a range from 2026-11-30 to 2026-11-01, which ends before it starts, which this list cannot show, so it shows every payment from the first page.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(queries.at(-1)).toEqual({ limit: 20, offset: 0 }));
+    expect(queries.some((query) => 'createdFrom' in query || 'createdTo' in query)).toBe(false);
+    expect(window.location.search).toBe('');
+  });
+
   it('filters that match nothing offer the way back to every payment', async () => {
     server.use(
       signedIn(),
