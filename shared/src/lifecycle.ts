@@ -59,6 +59,11 @@ export type PaymentRecord = {
   consentStatus: string | null;
   /** A real provider's payment status as its bank last reported it (obie: RCVD ... ACSC, RJCT). */
   bankStatus: string | null;
+  /**
+   * The payment's own test clock: how far it has been moved ahead of the real time (seconds,
+   * Mock bank payments only, see `advanceClock`). Its lifecycle runs at `paymentNow`.
+   */
+  clockOffsetSeconds: number;
 };
 
 export type HistoryRecord = {
@@ -68,6 +73,8 @@ export type HistoryRecord = {
   provider: string | null;
   details: string | null;
   timestamp: Date;
+  /** Made by advancing the payment's test clock (`advanceClock`), not by time really passing. */
+  simulated: boolean;
 };
 
 /** What one event did: the record after it and the history entries it appended (oldest first). */
@@ -113,6 +120,7 @@ const move = (
     provider: to.provider,
     details: to.details,
     timestamp: at,
+    simulated: false,
   };
   return { record: withNextDue(record), history: [...change.history, entry] };
 };
@@ -169,6 +177,7 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
     nextDueAt: null,
     consentStatus: null,
     bankStatus: null,
+    clockOffsetSeconds: 0,
   };
   const entry: HistoryRecord = {
     status: 'PENDING',
@@ -177,6 +186,7 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
     provider: null,
     details: 'Payment received',
     timestamp: now,
+    simulated: false,
   };
   return { record: withNextDue(record), history: [entry] };
 };
@@ -330,6 +340,44 @@ export const cancel = (record: PaymentRecord, now: Date): Change => {
     now,
     now,
   );
+};
+
+/** The most a test clock moves in one call: a day, so one call can pass the 24-hour expiry. */
+export const MAX_CLOCK_ADVANCE_SECONDS = 24 * 60 * 60;
+
+/**
+ * The time in a payment's own world: the real `now` plus how far its test clock was advanced.
+ * Every lifecycle function takes this time (the server's change pipeline and the MSW kit pass it),
+ * so an advanced payment is approved, cancelled and expires on its own clock.
+ */
+export const paymentNow = (record: Pick<PaymentRecord, 'clockOffsetSeconds'>, now: Date): Date =>
+  record.clockOffsetSeconds === 0 ? now : new Date(now.getTime() + record.clockOffsetSeconds * 1000);
+
+/**
+ * Moves an unfinished payment's own clock `seconds` ahead (`now` is its time, `paymentNow`): what
+ * falls due in that span happens as if the time had passed (timeline steps, the 24-hour expiry),
+ * each entry marked `simulated`, and the clock stays ahead from then on. A finished payment has
+ * nothing left to happen: 409 PAYMENT_FINISHED.
+ */
+export const advanceClock = (record: PaymentRecord, seconds: number, now: Date): Change => {
+  const current = catchUp(record, now);
+  if (isTerminal(current.record.status)) {
+    throw new AppError(
+      'PAYMENT_FINISHED',
+      `Payment is ${current.record.status}: nothing is left to happen, so its clock cannot be advanced`,
+    );
+  }
+  const ahead: PaymentRecord = {
+    ...current.record,
+    clockOffsetSeconds: current.record.clockOffsetSeconds + seconds,
+  };
+  const later = catchUp(ahead, new Date(now.getTime() + seconds * 1000));
+  return {
+    // Its next due time is computed afresh even when nothing fell due (the server stores it on
+    // the real clock, which this move shifts).
+    record: withNextDue(later.record),
+    history: [...current.history, ...later.history.map((entry) => ({ ...entry, simulated: true }))],
+  };
 };
 
 /** Drops keys whose value is undefined, so stored JSON and output carry only given fields. */

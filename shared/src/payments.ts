@@ -91,6 +91,15 @@ export const HistoryEntry = z
     timestamp: z.iso.datetime(),
     provider: z.string().nullable(),
     details: z.string().nullable(),
+    simulated: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          'Present (true) when the entry was made by advancing the payment’s test clock ' +
+          '(`POST /payments/{paymentId}/mock-bank/advance`), not by time really passing: its `timestamp` ' +
+          'is on the payment’s own, advanced clock',
+      }),
   })
   .meta({ id: 'HistoryEntry', description: 'One status the payment had, and when' });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

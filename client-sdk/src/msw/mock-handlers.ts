@@ -15,6 +15,7 @@ import {
   parseJsonObjectBody,
   paymentEtag,
   preferredWaitSeconds,
+  SandboxAdvanceInput,
   SandboxApproveInput,
   SandboxRejectInput,
   unusableInputDetails,
@@ -228,6 +229,14 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
         const paymentId = paymentIdOf(params);
         const timing = parse(SandboxApproveInput, await jsonBody(request));
         return success(store.approve(paymentId, timing, now()));
+      }),
+    ),
+    http.post(
+      api('/payments/:paymentId/mock-bank/advance'),
+      route(async ({ request, params }) => {
+        const paymentId = paymentIdOf(params);
+        const { seconds } = parse(SandboxAdvanceInput, await jsonBody(request));
+        return success(store.advance(paymentId, seconds, now()));
       }),
     ),
     http.post(

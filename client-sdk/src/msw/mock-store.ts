@@ -1,6 +1,7 @@
 import {
   AppError,
   type ApprovalTiming,
+  advanceClock,
   approve,
   type Bank,
   type BankList,
@@ -34,6 +35,7 @@ import {
   type PaymentRecord,
   type ProviderEntry,
   paymentMatches,
+  paymentNow,
   paymentProviders,
   type RejectReason,
   reachableBank,
@@ -186,27 +188,42 @@ export class MockStore {
   }
 
   cancel(paymentId: string, now: Date): Payment {
-    return this.#apply(paymentId, (record) => cancel(record, now));
+    return this.#apply(paymentId, (record, at) => cancel(record, at), now);
   }
 
   /** The customer approves at the Mock bank; `chosen` overrides the creation's `mockBank` timing. */
   approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date): Payment {
-    return this.#apply(paymentId, (record) => approve(record, resolveTiming(chosen, record.mockBank), now));
+    return this.#apply(
+      paymentId,
+      (record, at) => approve(record, resolveTiming(chosen, record.mockBank), at),
+      now,
+    );
+  }
+
+  /** A test clock: the payment's own clock `seconds` ahead (shared `advanceClock`), Mock payments only. */
+  advance(paymentId: string, seconds: number, now: Date): Payment {
+    return this.#apply(paymentId, (record, at) => advanceClock(record, seconds, at), now);
   }
 
   /** The customer rejects at the Mock bank with `reason` (default: the creation's, else CUST). */
   reject(paymentId: string, reason: RejectReason | undefined, now: Date): Payment {
-    return this.#apply(paymentId, (record) =>
-      reject(record, resolveRejectReason(reason, record.mockBank), now),
+    return this.#apply(
+      paymentId,
+      (record, at) => reject(record, resolveRejectReason(reason, record.mockBank), at),
+      now,
     );
   }
 
   /** The customer picks a bank on the hosted page: the payment goes to the Mock bank (AUTHORIZING). */
   chooseBank(paymentId: string, bankId: string, now: Date): Payment {
-    return this.#apply(paymentId, (record) => {
-      reachableBank(bankId, record.provider, this.#bankContext());
-      return sendToProvider(record, bankId, now);
-    });
+    return this.#apply(
+      paymentId,
+      (record, at) => {
+        reachableBank(bankId, record.provider, this.#bankContext());
+        return sendToProvider(record, bankId, at);
+      },
+      now,
+    );
   }
 
   /** Every payment, newest first, caught up to `now` (for assertions). */
@@ -266,15 +283,19 @@ export class MockStore {
       .sort((a, b) => b.record.createdAt.getTime() - a.record.createdAt.getTime() || b.sequence - a.sequence);
   }
 
+  /** Caught up on the payment's own clock (ahead of `now` once its test clock was advanced). */
   #caughtUp(paymentId: string, now: Date): StoredPayment {
     const stored = this.#stored(paymentId);
-    return this.#save(stored, catchUp(stored.record, now));
+    return this.#save(stored, catchUp(stored.record, paymentNow(stored.record, now)));
   }
 
-  /** Applies one lifecycle event; the lifecycle catches up first and refuses illegal moves. */
-  #apply(paymentId: string, event: (record: PaymentRecord) => Change): Payment {
+  /**
+   * Applies one lifecycle event at the payment's own time; the lifecycle catches up first and
+   * refuses illegal moves.
+   */
+  #apply(paymentId: string, event: (record: PaymentRecord, at: Date) => Change, now: Date): Payment {
     const stored = this.#stored(paymentId);
-    const next = this.#save(stored, event(stored.record));
+    const next = this.#save(stored, event(stored.record, paymentNow(stored.record, now)));
     return toPayment(next.record, next.history);
   }
 

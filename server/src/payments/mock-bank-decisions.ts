@@ -1,6 +1,7 @@
 import {
   AppError,
   type ApprovalTiming,
+  advanceClock,
   approve,
   MOCK_PROVIDER,
   type PaymentRecord,
@@ -24,7 +25,7 @@ const assertMockPayment = (payment: PaymentRecord) => {
   if (payment.provider !== MOCK_PROVIDER) {
     throw new AppError(
       'MOCK_BANK_ONLY',
-      `Only payments with provider ${MOCK_PROVIDER} can be decided at the Mock bank`,
+      `Only payments with provider ${MOCK_PROVIDER} can be decided at the Mock bank or have their clock advanced`,
     );
   }
 };
@@ -50,5 +51,21 @@ export function rejectAtMockBank(
   return applyPaymentEvent(deps, scope, (payment, now) => {
     assertMockPayment(payment);
     return reject(payment, resolveRejectReason(chosen, payment.mockBank), now);
+  });
+}
+
+/**
+ * A test clock: moves the Mock bank payment's own clock `seconds` ahead, through the same lock
+ * and catch-up as every change (shared `advanceClock`). Mock payments only (a live payment's
+ * time is the bank's); a finished one is 409 PAYMENT_FINISHED.
+ */
+export function advanceMockBankClock(
+  deps: PaymentsDeps,
+  scope: PaymentScope,
+  seconds: number,
+): Promise<AppliedEvent> {
+  return applyPaymentEvent(deps, scope, (payment, now) => {
+    assertMockPayment(payment);
+    return advanceClock(payment, seconds, now);
   });
 }

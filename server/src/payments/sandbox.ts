@@ -1,5 +1,5 @@
 import { type Payment, type SandboxApproveInput, type SandboxRejectInput, toPayment } from '@pis/shared';
-import { approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
+import { advanceMockBankClock, approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 
 /**
@@ -24,5 +24,17 @@ export async function sandboxReject(
 ): Promise<Payment> {
   const scope = { paymentId, organizationId: caller.organizationId };
   const applied = await rejectAtMockBank(deps, scope, input.reason ?? null);
+  return toPayment(applied.record, applied.history);
+}
+
+/** A test clock: the payment as it is after its own clock moved `seconds` ahead. */
+export async function sandboxAdvance(
+  deps: PaymentsDeps,
+  caller: PaymentsCaller,
+  paymentId: string,
+  seconds: number,
+): Promise<Payment> {
+  const scope = { paymentId, organizationId: caller.organizationId };
+  const applied = await advanceMockBankClock(deps, scope, seconds);
   return toPayment(applied.record, applied.history);
 }

@@ -15,6 +15,8 @@ export const PaymentHistory = defineEntity({
     provider: p.string().length(50).nullable(),
     details: p.text().nullable(),
     timestamp: p.datetime(),
+    /** Made by advancing the payment's test clock, not by time passing. */
+    simulated: p.boolean().default(false),
   },
 });
 export type PaymentHistory = InferEntity<typeof PaymentHistory>;
