@@ -150,7 +150,7 @@ describe('payment page', () => {
             error: { code: 'AM04', message: 'Not enough money' },
           }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false },
         }),
       ),
     );
@@ -204,7 +204,7 @@ describe('payment page', () => {
             isoStatus: { code: 'ACSC', name: 'AcceptedSettlementCompleted', description: 'Settled' },
           }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false },
         });
         return view.payment;
       }),
@@ -232,6 +232,53 @@ describe('payment page', () => {
     const said = screen.getByText('Approved £12.50 to Acme Ltd as its customer. It is now Completed.');
     expect(said.getAttribute('role')).toBe('status');
     expect(document.activeElement).toBe(said);
+  });
+
+  it("advances a test payment's clock and says what happened; simulated steps say so in the timeline", async () => {
+    const user = userEvent.setup();
+    const sent: unknown[] = [];
+    let view = paymentView();
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.get', () => view),
+      trpcMutation('dashboard.payments.advance', (input) => {
+        sent.push(input);
+        const before = view.payment.statusHistory ?? [];
+        view = paymentView({
+          payment: payment({
+            status: 'EXPIRED',
+            isoStatus: { code: 'RJCT', name: 'Rejected', description: 'Rejected' },
+            statusHistory: [
+              ...before,
+              {
+                status: 'EXPIRED',
+                isoStatus: { code: 'RJCT', name: 'Rejected', description: 'Rejected' },
+                timestamp: '2026-11-26T10:00:00.000Z',
+                provider: 'mock',
+                details: 'Expired: no approval or rejection within 24 hours of creation',
+                simulated: true,
+              },
+            ],
+          }),
+          customerLink: null,
+          actions: { cancel: false, approve: false, reject: false, advance: false },
+        });
+        return view.payment;
+      }),
+    );
+    renderAt('/dashboard/payments/pay_1');
+    await user.selectOptions(await screen.findByLabelText('Advance time'), '24 hours (past the expiry)');
+    await user.click(screen.getByRole('button', { name: 'Advance time' }));
+    await waitFor(() => expect(sent).toEqual([{ paymentId: 'pay_1', seconds: 86_400 }]));
+    const said = await screen.findByText(
+      'Moved the test clock of £12.50 to Acme Ltd 24 hours (past the expiry) ahead. It is now Expired.',
+    );
+    expect(said.getAttribute('role')).toBe('status');
+    // The page reads the payment again: finished, nothing left to advance.
+    expect(await screen.findByText('Status: Expired')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Advance time' })).toBeNull();
+    const timeline = screen.getByRole('list', { name: 'Status history' });
+    expect(within(timeline).getAllByText('Simulated (test clock)')).toHaveLength(1);
   });
 
   it('rejects with a reason, and cancels', async () => {
@@ -326,7 +373,7 @@ describe('payment page, live', () => {
     const completed = paymentView({
       payment: payment({ status: 'COMPLETED' }),
       customerLink: null,
-      actions: { cancel: false, approve: false, reject: false },
+      actions: { cancel: false, approve: false, reject: false, advance: false },
     });
     server.use(
       signedIn(),

@@ -43,6 +43,12 @@ export const PaymentTimeline = ({ history }: { history: HistoryEntry[] }) => {
                   {formatPreciseTime(entry.timestamp)}
                 </time>
                 {entry.provider ? ` · ${entry.provider}` : ''}
+                {entry.simulated ? (
+                  <>
+                    {' · '}
+                    <span className="timeline__simulated">Simulated (test clock)</span>
+                  </>
+                ) : null}
               </p>
               {entry.details ? <p className="timeline__details">{entry.details}</p> : null}
             </div>
