@@ -5,8 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * made by advancing it. Both have defaults, so the add is a catalogue change only (no rewrite of
  * a million rows) and every existing payment runs on the real clock.
  */
-export class Migration20261125170000_test_clocks extends Migration {
-  override name = 'Migration20261125170000_test_clocks';
+export class Migration20261125172000_test_clocks extends Migration {
+  override name = 'Migration20261125172000_test_clocks';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "payment" add column "clock_offset_seconds" int not null default 0;`);
