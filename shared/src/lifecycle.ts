@@ -66,6 +66,15 @@ export type PaymentRecord = {
   clockOffsetSeconds: number;
 };
 
+/**
+ * Who made a history entry: a dashboard member (by email), the customer at the bank (the Mock
+ * bank or hosted page), the bank (its later steps and reports), the 24-hour expiry, or an API key
+ * (by its non-secret prefix). Null where nobody was known when it was made (entries from before
+ * actors were kept, a provider claim settled by the reconcile job).
+ */
+export type ActorType = 'member' | 'customer' | 'bank' | 'expiry' | 'api_key';
+export type Actor = { type: ActorType; name?: string };
+
 export type HistoryRecord = {
   status: PaymentStatus;
   isoCode: IsoCode;
@@ -75,10 +84,29 @@ export type HistoryRecord = {
   timestamp: Date;
   /** Made by advancing the payment's test clock (`advanceClock`), not by time really passing. */
   simulated: boolean;
+  actor: Actor | null;
 };
 
 /** What one event did: the record after it and the history entries it appended (oldest first). */
 export type Change = { record: PaymentRecord; history: HistoryRecord[] };
+
+const BANK: Actor = { type: 'bank' };
+/** How many characters of an API key name it on history entries and pages: `pis_` and 8 more, never secret. */
+export const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
+/** The customer at the bank (the Mock bank's page) or on the hosted page. */
+export const CUSTOMER_ACTOR: Actor = { type: 'customer' };
+
+/**
+ * An event whose own entries are made by `actor` (an entry that already names one, such as an
+ * expiry caught up on the way, keeps it). Without an actor, the event as it is.
+ */
+export const byActor =
+  <A extends unknown[]>(actor: Actor | undefined, event: (...args: A) => Change) =>
+  (...args: A): Change => {
+    const change = event(...args);
+    if (!actor) return change;
+    return { ...change, history: change.history.map((entry) => (entry.actor ? entry : { ...entry, actor })) };
+  };
 
 const STEP_DETAILS: Partial<Record<IsoCode, string>> = {
   ACTC: 'Approved by the customer at the bank',
@@ -97,7 +125,7 @@ const REJECTION_MESSAGES: Record<RejectReason, string> = {
 /** Moves the record to a new ISO status, if the state machine allows it. */
 const move = (
   change: Change,
-  to: { iso: IsoCode; reason?: ReasonCode; details: string; provider: string | null },
+  to: { iso: IsoCode; reason?: ReasonCode; details: string; provider: string | null; actor?: Actor },
   at: Date,
   now: Date,
 ): Change => {
@@ -121,6 +149,7 @@ const move = (
     details: to.details,
     timestamp: at,
     simulated: false,
+    actor: to.actor ?? null,
   };
   return { record: withNextDue(record), history: [...change.history, entry] };
 };
@@ -187,6 +216,7 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
     details: 'Payment received',
     timestamp: now,
     simulated: false,
+    actor: null,
   };
   return { record: withNextDue(record), history: [entry] };
 };
@@ -216,7 +246,13 @@ export const catchUp = (record: PaymentRecord, now: Date): Change => {
       const at = new Date(record.approvedAt.getTime() + step.atSeconds * 1000);
       change = move(
         change,
-        { iso: step.iso, details: STEP_DETAILS[step.iso] ?? '', provider: record.provider },
+        {
+          iso: step.iso,
+          details: STEP_DETAILS[step.iso] ?? '',
+          provider: record.provider,
+          // The approval's own step (at 0 s) is whoever approved (byActor); later ones the bank's.
+          ...(step.atSeconds > 0 ? { actor: BANK } : {}),
+        },
         at,
         now,
       );
@@ -231,6 +267,7 @@ export const catchUp = (record: PaymentRecord, now: Date): Change => {
         reason: 'NOAS',
         details: 'Expired: no approval or rejection within 24 hours of creation',
         provider: record.status === 'PENDING' ? null : record.provider,
+        actor: { type: 'expiry' },
       },
       record.expiresAt,
       now,
@@ -313,7 +350,7 @@ export const reportFromBank = (record: PaymentRecord, facts: ObieFacts, now: Dat
     target.iso !== 'PDNG' && target.iso !== 'RJCT' && !withFacts.record.approvedAt
       ? { ...withFacts, record: { ...withFacts.record, approvedAt: now } }
       : withFacts;
-  const moved = move(approved, { ...target, provider: record.provider }, now, now);
+  const moved = move(approved, { ...target, provider: record.provider, actor: BANK }, now, now);
   if (target.iso !== 'RJCT') return moved;
   const reason = target.reason ?? 'NARR';
   const message = reason === 'NARR' ? target.details : REJECTION_MESSAGES[reason as RejectReason];

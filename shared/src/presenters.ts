@@ -11,6 +11,7 @@ export const toHistoryEntry = (entry: HistoryRecord): HistoryEntry => ({
   provider: entry.provider,
   details: entry.details,
   ...(entry.simulated ? { simulated: true } : {}),
+  ...(entry.actor ? { actor: entry.actor } : {}),
 });
 
 export const toPayment = (record: PaymentRecord, history: readonly HistoryRecord[]): Payment => ({

@@ -257,6 +257,7 @@ describe('payment page', () => {
                 provider: 'mock',
                 details: 'Expired: no approval or rejection within 24 hours of creation',
                 simulated: true,
+                actor: { type: 'expiry' },
               },
             ],
           }),
@@ -279,6 +280,8 @@ describe('payment page', () => {
     expect(screen.queryByRole('button', { name: 'Advance time' })).toBeNull();
     const timeline = screen.getByRole('list', { name: 'Status history' });
     expect(within(timeline).getAllByText('Simulated (test clock)')).toHaveLength(1);
+    // Who acted: the expiry (the API's actor, in words).
+    expect(timeline.lastElementChild?.textContent).toContain('by the 24-hour expiry');
   });
 
   it('rejects with a reason, and cancels', async () => {

@@ -1,4 +1,5 @@
 import {
+  type Actor,
   AppError,
   type ApprovalTiming,
   advanceClock,
@@ -6,9 +7,11 @@ import {
   type Bank,
   type BankList,
   bankProviders,
+  byActor,
   type Change,
   type CreatedPayment,
   type CreatePaymentCommand,
+  CUSTOMER_ACTOR,
   cancel,
   catchUp,
   checkCreateRules,
@@ -101,7 +104,12 @@ export class MockStore {
    * POST /api/payments after validation, in the service's order: provider rules, bank, then the
    * idempotency replay, then receive and (API_ONLY) hand to the Mock bank at once.
    */
-  create(command: CreatePaymentCommand, idempotencyKey: string | undefined, now: Date): CreatedPayment {
+  create(
+    command: CreatePaymentCommand,
+    idempotencyKey: string | undefined,
+    now: Date,
+    actor?: Actor,
+  ): CreatedPayment {
     checkCreateRules(command, {
       ...this.#bankContext(),
       isConfigured: (provider) => provider === MOCK_PROVIDER,
@@ -118,14 +126,14 @@ export class MockStore {
       }
     }
 
-    const received = receivePayment(
+    const received = byActor(actor, receivePayment)(
       command,
       { id: newPaymentId(), organizationId: ORGANIZATION_ID, endToEndId: newEndToEndId() },
       now,
     );
     let change = received;
     if (command.flowType === 'API_ONLY') {
-      const sent = sendToProvider(received.record, command.bankId ?? null, now);
+      const sent = byActor(actor, sendToProvider)(received.record, command.bankId ?? null, now);
       change = { record: sent.record, history: [...received.history, ...sent.history] };
     }
     const customerUrl = this.#customerUrl(change.record);
@@ -187,15 +195,15 @@ export class MockStore {
     };
   }
 
-  cancel(paymentId: string, now: Date): Payment {
-    return this.#apply(paymentId, (record, at) => cancel(record, at), now);
+  cancel(paymentId: string, now: Date, actor?: Actor): Payment {
+    return this.#apply(paymentId, (record, at) => byActor(actor, cancel)(record, at), now);
   }
 
   /** The customer approves at the Mock bank; `chosen` overrides the creation's `mockBank` timing. */
-  approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date): Payment {
+  approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date, actor = CUSTOMER_ACTOR): Payment {
     return this.#apply(
       paymentId,
-      (record, at) => approve(record, resolveTiming(chosen, record.mockBank), at),
+      (record, at) => byActor(actor, approve)(record, resolveTiming(chosen, record.mockBank), at),
       now,
     );
   }
@@ -206,10 +214,10 @@ export class MockStore {
   }
 
   /** The customer rejects at the Mock bank with `reason` (default: the creation's, else CUST). */
-  reject(paymentId: string, reason: RejectReason | undefined, now: Date): Payment {
+  reject(paymentId: string, reason: RejectReason | undefined, now: Date, actor = CUSTOMER_ACTOR): Payment {
     return this.#apply(
       paymentId,
-      (record, at) => reject(record, resolveRejectReason(reason, record.mockBank), at),
+      (record, at) => byActor(actor, reject)(record, resolveRejectReason(reason, record.mockBank), at),
       now,
     );
   }
@@ -220,7 +228,7 @@ export class MockStore {
       paymentId,
       (record, at) => {
         reachableBank(bankId, record.provider, this.#bankContext());
-        return sendToProvider(record, bankId, at);
+        return byActor(CUSTOMER_ACTOR, sendToProvider)(record, bankId, at);
       },
       now,
     );

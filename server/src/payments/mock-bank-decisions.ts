@@ -1,8 +1,10 @@
 import {
+  type Actor,
   AppError,
   type ApprovalTiming,
   advanceClock,
   approve,
+  byActor,
   MOCK_PROVIDER,
   type PaymentRecord,
   type RejectReason,
@@ -35,10 +37,11 @@ export function approveAtMockBank(
   deps: PaymentsDeps,
   scope: PaymentScope,
   chosen: ApprovalTiming | null,
+  actor: Actor,
 ): Promise<AppliedEvent> {
   return applyPaymentEvent(deps, scope, (payment, now) => {
     assertMockPayment(payment);
-    return approve(payment, resolveTiming(chosen, payment.mockBank), now);
+    return byActor(actor, approve)(payment, resolveTiming(chosen, payment.mockBank), now);
   });
 }
 
@@ -47,10 +50,11 @@ export function rejectAtMockBank(
   deps: PaymentsDeps,
   scope: PaymentScope,
   chosen: RejectReason | null,
+  actor: Actor,
 ): Promise<AppliedEvent> {
   return applyPaymentEvent(deps, scope, (payment, now) => {
     assertMockPayment(payment);
-    return reject(payment, resolveRejectReason(chosen, payment.mockBank), now);
+    return byActor(actor, reject)(payment, resolveRejectReason(chosen, payment.mockBank), now);
   });
 }
 

@@ -90,6 +90,7 @@ const HISTORY_COLUMNS = [
   col('details', 'details', 'text'),
   col('timestamp', 'timestamp', 'timestamptz'),
   col('simulated', 'simulated', 'boolean'),
+  col('actor', 'actor', 'jsonb'),
 ] as const satisfies readonly Column<keyof HistoryRecord>[];
 
 // A record field without a column (or a column without a field) does not compile.

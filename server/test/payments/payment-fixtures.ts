@@ -57,6 +57,7 @@ export interface PaymentData extends Omit<CreatedData, 'redirectUrl'> {
     provider: string | null;
     details: string | null;
     simulated?: true;
+    actor?: { type: string; name?: string };
   }[];
 }
 

@@ -15,6 +15,7 @@ import { Migration20261125140000_request_and_audit_logs } from './Migration20261
 import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
 import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
 import { Migration20261125172000_test_clocks } from './Migration20261125172000_test_clocks.ts';
+import { Migration20261125173000_history_actor } from './Migration20261125173000_history_actor.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -46,4 +47,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125143000_obie_provider', class: Migration20261125143000_obie_provider },
   { name: 'Migration20261125150000_payment_search', class: Migration20261125150000_payment_search },
   { name: 'Migration20261125172000_test_clocks', class: Migration20261125172000_test_clocks },
+  { name: 'Migration20261125173000_history_actor', class: Migration20261125173000_history_actor },
 ];
