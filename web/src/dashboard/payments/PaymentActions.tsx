@@ -29,6 +29,31 @@ const CLOCK_SPANS = [
   { seconds: 86_400, label: '24 hours (past the expiry)' },
 ] as const;
 
+/** Each confirmation's words: the title names the payment and its amount. */
+const DIALOGS = {
+  cancel: {
+    verb: 'Cancel',
+    confirmLabel: 'Cancel payment',
+    pendingLabel: 'Cancelling…',
+    keepLabel: 'Keep payment',
+    tone: 'danger',
+  },
+  approve: {
+    verb: 'Approve',
+    confirmLabel: 'Approve payment',
+    pendingLabel: 'Approving…',
+    keepLabel: 'Not now',
+    tone: 'primary',
+  },
+  reject: {
+    verb: 'Reject',
+    confirmLabel: 'Reject payment',
+    pendingLabel: 'Rejecting…',
+    keepLabel: 'Keep payment',
+    tone: 'danger',
+  },
+} as const;
+
 type Asking = { action: 'cancel' } | { action: 'approve'; scenario: Scenario } | { action: 'reject' };
 
 const scenarioText = (scenario: Scenario): string =>
@@ -57,6 +82,7 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
   const reject = useDashboardAction(dashboardApi.reject);
   const advance = useDashboardAction(dashboardApi.advance);
   const [span, setSpan] = useState<number>(CLOCK_SPANS[0].seconds);
+  const calls = { cancel, approve, reject };
   const busy = cancel.pending || approve.pending || reject.pending || advance.pending;
 
   if (!allowed.cancel && !allowed.approve && !allowed.reject && !allowed.advance) return null;
@@ -181,57 +207,25 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
           </button>
         </form>
       ) : null}
-      {asking?.action === 'cancel' ? (
+      {asking ? (
         <ConfirmDialog
-          title={`Cancel the payment of ${named}?`}
-          confirmLabel="Cancel payment"
-          pendingLabel="Cancelling…"
-          keepLabel="Keep payment"
-          tone="danger"
-          pending={cancel.pending}
-          error={cancel.error}
+          title={`${DIALOGS[asking.action].verb} the payment of ${named}?`}
+          confirmLabel={DIALOGS[asking.action].confirmLabel}
+          pendingLabel={DIALOGS[asking.action].pendingLabel}
+          keepLabel={DIALOGS[asking.action].keepLabel}
+          tone={DIALOGS[asking.action].tone}
+          pending={calls[asking.action].pending}
+          error={calls[asking.action].error}
           onConfirm={confirm}
           onKeep={close}
         >
           <p>
-            Payment <code>{payment.paymentId}</code>, reference “{payment.reference.reference}”. The customer
-            can no longer approve it. This cannot be undone.
-          </p>
-        </ConfirmDialog>
-      ) : null}
-      {asking?.action === 'approve' ? (
-        <ConfirmDialog
-          title={`Approve the payment of ${named}?`}
-          confirmLabel="Approve payment"
-          pendingLabel="Approving…"
-          keepLabel="Not now"
-          tone="primary"
-          pending={approve.pending}
-          error={approve.error}
-          onConfirm={confirm}
-          onKeep={close}
-        >
-          <p>
-            Payment <code>{payment.paymentId}</code>, as its customer would at the Mock bank (
-            {scenarioText(asking.scenario)}). No real money moves.
-          </p>
-        </ConfirmDialog>
-      ) : null}
-      {asking?.action === 'reject' ? (
-        <ConfirmDialog
-          title={`Reject the payment of ${named}?`}
-          confirmLabel="Reject payment"
-          pendingLabel="Rejecting…"
-          keepLabel="Keep payment"
-          tone="danger"
-          pending={reject.pending}
-          error={reject.error}
-          onConfirm={confirm}
-          onKeep={close}
-        >
-          <p>
-            Payment <code>{payment.paymentId}</code>, as its customer would at the Mock bank, with reason{' '}
-            {reasonText(reason)}. It ends as failed; this cannot be undone.
+            Payment <code>{payment.paymentId}</code>
+            {asking.action === 'cancel'
+              ? `, reference “${payment.reference.reference}”. The customer can no longer approve it. This cannot be undone.`
+              : asking.action === 'approve'
+                ? `, as its customer would at the Mock bank (${scenarioText(asking.scenario)}). No real money moves.`
+                : `, as its customer would at the Mock bank, with reason ${reasonText(reason)}. It ends as failed; this cannot be undone.`}
           </p>
         </ConfirmDialog>
       ) : null}

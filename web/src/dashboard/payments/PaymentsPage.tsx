@@ -103,7 +103,6 @@ interface FiltersProps {
  * request per search, not per key). All of it lives in the address.
  */
 const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
-  const ids = useId();
   const addressSearch = query.search ?? '';
   const addressFrom = query.createdFrom ? (params.get('from') ?? '') : '';
   const addressTo = query.createdTo ? (params.get('to') ?? '') : '';
@@ -144,36 +143,20 @@ const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
         min={from || undefined}
         onChange={(event) => setTo(event.target.value)}
       />
-      <div className="field">
-        <label htmlFor={`${ids}-status`}>Status</label>
-        <select
-          id={`${ids}-status`}
-          value={query.status ?? ''}
-          onChange={(event) => onChange({ status: event.target.value || null, page: null })}
-        >
-          <option value="">All statuses</option>
-          {PAYMENT_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {PAYMENT_STATUS_LABELS[value]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${ids}-provider`}>Provider</label>
-        <select
-          id={`${ids}-provider`}
-          value={query.provider ?? ''}
-          onChange={(event) => onChange({ provider: event.target.value || null, page: null })}
-        >
-          <option value="">All providers</option>
-          {providers.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ChoiceFilter
+        label="Status"
+        all="All statuses"
+        value={query.status}
+        choices={PAYMENT_STATUSES.map((value) => ({ value, label: PAYMENT_STATUS_LABELS[value] }))}
+        onChange={(status) => onChange({ status, page: null })}
+      />
+      <ChoiceFilter
+        label="Provider"
+        all="All providers"
+        value={query.provider}
+        choices={providers.map((value) => ({ value, label: value }))}
+        onChange={(provider) => onChange({ provider, page: null })}
+      />
       <div className="actions">
         <button type="submit" className="button">
           Search
@@ -183,6 +166,34 @@ const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
         </a>
       </div>
     </form>
+  );
+};
+
+interface ChoiceFilterProps {
+  label: string;
+  /** The first option, which filters nothing. */
+  all: string;
+  value: string | undefined;
+  choices: readonly { value: string; label: string }[];
+  /** The chosen value, or null for "all". */
+  onChange: (value: string | null) => void;
+}
+
+/** A filter that applies when picked. */
+const ChoiceFilter = ({ label, all, value, choices, onChange }: ChoiceFilterProps) => {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value ?? ''} onChange={(event) => onChange(event.target.value || null)}>
+        <option value="">{all}</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 };
 
