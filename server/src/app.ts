@@ -7,6 +7,7 @@ import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { createContextFactory } from './context.ts';
+import { dashboardExportRoute } from './dashboard/export-route.ts';
 import { envelopeClientError } from './http/client-error.ts';
 import { DOCS_OPTIONS, docsScriptHashes } from './http/docs-page.ts';
 import {
@@ -143,6 +144,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(restApi, { prefix: '/api', router: appRouter, createContext, responseMeta });
+  // The dashboard's CSV download (session cookie, not a key): outside the /api scope's handler.
+  dashboardExportRoute(app, createContext);
 
   // Raw JSON (not enveloped): validators and the reference page read it as a document.
   const openApiDocument = withExamples(buildOpenApiDocument(appRouter, options.config.publicBaseUrl));

@@ -1,13 +1,17 @@
 import {
+  type Actor,
   AppError,
   type ApprovalTiming,
+  advanceClock,
   approve,
   type Bank,
   type BankList,
   bankProviders,
+  byActor,
   type Change,
   type CreatedPayment,
   type CreatePaymentCommand,
+  CUSTOMER_ACTOR,
   cancel,
   catchUp,
   checkCreateRules,
@@ -34,6 +38,7 @@ import {
   type PaymentRecord,
   type ProviderEntry,
   paymentMatches,
+  paymentNow,
   paymentProviders,
   type RejectReason,
   reachableBank,
@@ -99,7 +104,12 @@ export class MockStore {
    * POST /api/payments after validation, in the service's order: provider rules, bank, then the
    * idempotency replay, then receive and (API_ONLY) hand to the Mock bank at once.
    */
-  create(command: CreatePaymentCommand, idempotencyKey: string | undefined, now: Date): CreatedPayment {
+  create(
+    command: CreatePaymentCommand,
+    idempotencyKey: string | undefined,
+    now: Date,
+    actor?: Actor,
+  ): CreatedPayment {
     checkCreateRules(command, {
       ...this.#bankContext(),
       isConfigured: (provider) => provider === MOCK_PROVIDER,
@@ -116,14 +126,14 @@ export class MockStore {
       }
     }
 
-    const received = receivePayment(
+    const received = byActor(actor, receivePayment)(
       command,
       { id: newPaymentId(), organizationId: ORGANIZATION_ID, endToEndId: newEndToEndId() },
       now,
     );
     let change = received;
     if (command.flowType === 'API_ONLY') {
-      const sent = sendToProvider(received.record, command.bankId ?? null, now);
+      const sent = byActor(actor, sendToProvider)(received.record, command.bankId ?? null, now);
       change = { record: sent.record, history: [...received.history, ...sent.history] };
     }
     const customerUrl = this.#customerUrl(change.record);
@@ -185,28 +195,43 @@ export class MockStore {
     };
   }
 
-  cancel(paymentId: string, now: Date): Payment {
-    return this.#apply(paymentId, (record) => cancel(record, now));
+  cancel(paymentId: string, now: Date, actor?: Actor): Payment {
+    return this.#apply(paymentId, (record, at) => byActor(actor, cancel)(record, at), now);
   }
 
   /** The customer approves at the Mock bank; `chosen` overrides the creation's `mockBank` timing. */
-  approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date): Payment {
-    return this.#apply(paymentId, (record) => approve(record, resolveTiming(chosen, record.mockBank), now));
+  approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date, actor = CUSTOMER_ACTOR): Payment {
+    return this.#apply(
+      paymentId,
+      (record, at) => byActor(actor, approve)(record, resolveTiming(chosen, record.mockBank), at),
+      now,
+    );
+  }
+
+  /** A test clock: the payment's own clock `seconds` ahead (shared `advanceClock`), Mock payments only. */
+  advance(paymentId: string, seconds: number, now: Date): Payment {
+    return this.#apply(paymentId, (record, at) => advanceClock(record, seconds, at), now);
   }
 
   /** The customer rejects at the Mock bank with `reason` (default: the creation's, else CUST). */
-  reject(paymentId: string, reason: RejectReason | undefined, now: Date): Payment {
-    return this.#apply(paymentId, (record) =>
-      reject(record, resolveRejectReason(reason, record.mockBank), now),
+  reject(paymentId: string, reason: RejectReason | undefined, now: Date, actor = CUSTOMER_ACTOR): Payment {
+    return this.#apply(
+      paymentId,
+      (record, at) => byActor(actor, reject)(record, resolveRejectReason(reason, record.mockBank), at),
+      now,
     );
   }
 
   /** The customer picks a bank on the hosted page: the payment goes to the Mock bank (AUTHORIZING). */
   chooseBank(paymentId: string, bankId: string, now: Date): Payment {
-    return this.#apply(paymentId, (record) => {
-      reachableBank(bankId, record.provider, this.#bankContext());
-      return sendToProvider(record, bankId, now);
-    });
+    return this.#apply(
+      paymentId,
+      (record, at) => {
+        reachableBank(bankId, record.provider, this.#bankContext());
+        return byActor(CUSTOMER_ACTOR, sendToProvider)(record, bankId, at);
+      },
+      now,
+    );
   }
 
   /** Every payment, newest first, caught up to `now` (for assertions). */
@@ -266,15 +291,19 @@ export class MockStore {
       .sort((a, b) => b.record.createdAt.getTime() - a.record.createdAt.getTime() || b.sequence - a.sequence);
   }
 
+  /** Caught up on the payment's own clock (ahead of `now` once its test clock was advanced). */
   #caughtUp(paymentId: string, now: Date): StoredPayment {
     const stored = this.#stored(paymentId);
-    return this.#save(stored, catchUp(stored.record, now));
+    return this.#save(stored, catchUp(stored.record, paymentNow(stored.record, now)));
   }
 
-  /** Applies one lifecycle event; the lifecycle catches up first and refuses illegal moves. */
-  #apply(paymentId: string, event: (record: PaymentRecord) => Change): Payment {
+  /**
+   * Applies one lifecycle event at the payment's own time; the lifecycle catches up first and
+   * refuses illegal moves.
+   */
+  #apply(paymentId: string, event: (record: PaymentRecord, at: Date) => Change, now: Date): Payment {
     const stored = this.#stored(paymentId);
-    const next = this.#save(stored, event(stored.record));
+    const next = this.#save(stored, event(stored.record, paymentNow(stored.record, now)));
     return toPayment(next.record, next.history);
   }
 

@@ -44,6 +44,8 @@ const signedInTo = (organizations: 'active' | 'any') =>
         caller: {
           organizationId: session.organization.id,
           approvedProviders: session.organization.approvedProviders,
+          // Named on the history entries this member's actions make.
+          actor: { type: 'member' as const, name: session.email },
         },
       },
     });

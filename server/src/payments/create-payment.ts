@@ -1,4 +1,5 @@
 import {
+  byActor,
   type Change,
   type CreatedPayment,
   type CreatePaymentCommand,
@@ -97,11 +98,11 @@ async function createClaimed(
   claim: IdempotencyClaim | undefined,
 ): Promise<CreatedPayment> {
   const ids = { id: newPaymentId(), organizationId: caller.organizationId, endToEndId: newEndToEndId() };
-  const received = receivePayment(command, ids, now);
+  const received = byActor(caller.actor, receivePayment)(command, ids, now);
   let change: Change = received;
   let customerUrl: string | null;
   if (command.flowType === 'API_ONLY') {
-    const sent = sendToProvider(received.record, command.bankId ?? null, now);
+    const sent = byActor(caller.actor, sendToProvider)(received.record, command.bankId ?? null, now);
     change = { record: sent.record, history: [...received.history, ...sent.history] };
     customerUrl = await startAtProvider(deps, provider, change, now);
   } else {

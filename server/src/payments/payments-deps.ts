@@ -1,3 +1,4 @@
+import type { Actor } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -24,4 +25,6 @@ export interface PaymentsCaller {
   organizationId: string;
   /** Always contains `mock`. */
   approvedProviders: readonly string[];
+  /** Who acts, named on the history entries the call makes (an API key, a dashboard member). */
+  actor?: Actor;
 }

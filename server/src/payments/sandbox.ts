@@ -1,5 +1,11 @@
-import { type Payment, type SandboxApproveInput, type SandboxRejectInput, toPayment } from '@pis/shared';
-import { approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
+import {
+  CUSTOMER_ACTOR,
+  type Payment,
+  type SandboxApproveInput,
+  type SandboxRejectInput,
+  toPayment,
+} from '@pis/shared';
+import { advanceMockBankClock, approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 
 /**
@@ -12,7 +18,9 @@ export async function sandboxApprove(
   paymentId: string,
   input: SandboxApproveInput,
 ): Promise<Payment> {
-  const applied = await approveAtMockBank(deps, { paymentId, organizationId: caller.organizationId }, input);
+  const scope = { paymentId, organizationId: caller.organizationId };
+  // The merchant plays the customer: the entry names who did (their key or member), not "customer".
+  const applied = await approveAtMockBank(deps, scope, input, caller.actor ?? CUSTOMER_ACTOR);
   return toPayment(applied.record, applied.history);
 }
 
@@ -23,6 +31,18 @@ export async function sandboxReject(
   input: SandboxRejectInput,
 ): Promise<Payment> {
   const scope = { paymentId, organizationId: caller.organizationId };
-  const applied = await rejectAtMockBank(deps, scope, input.reason ?? null);
+  const applied = await rejectAtMockBank(deps, scope, input.reason ?? null, caller.actor ?? CUSTOMER_ACTOR);
+  return toPayment(applied.record, applied.history);
+}
+
+/** A test clock: the payment as it is after its own clock moved `seconds` ahead. */
+export async function sandboxAdvance(
+  deps: PaymentsDeps,
+  caller: PaymentsCaller,
+  paymentId: string,
+  seconds: number,
+): Promise<Payment> {
+  const scope = { paymentId, organizationId: caller.organizationId };
+  const applied = await advanceMockBankClock(deps, scope, seconds);
   return toPayment(applied.record, applied.history);
 }

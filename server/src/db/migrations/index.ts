@@ -15,6 +15,8 @@ import { Migration20261125140000_request_and_audit_logs } from './Migration20261
 import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
 import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
 import { Migration20261125170000_payment_notify_on_update } from './Migration20261125170000_payment_notify_on_update.ts';
+import { Migration20261125172000_test_clocks } from './Migration20261125172000_test_clocks.ts';
+import { Migration20261125173000_history_actor } from './Migration20261125173000_history_actor.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -49,4 +51,6 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261125170000_payment_notify_on_update',
     class: Migration20261125170000_payment_notify_on_update,
   },
+  { name: 'Migration20261125172000_test_clocks', class: Migration20261125172000_test_clocks },
+  { name: 'Migration20261125173000_history_actor', class: Migration20261125173000_history_actor },
 ];

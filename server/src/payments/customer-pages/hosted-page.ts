@@ -1,6 +1,8 @@
 import {
   type BankList,
   bankCountries,
+  byActor,
+  CUSTOMER_ACTOR,
   findBank,
   type HostedSession,
   type ListBanksQuery,
@@ -87,7 +89,9 @@ export async function chooseBank(
   const provider = deps.providers.get(record.provider);
   if (!provider) throw providerNotConfigured(record.provider);
 
-  const decision: PaymentEvent = (payment, at) => sendToProvider(payment, bankId, at);
+  // The customer chose the bank: the entry is theirs.
+  const decision: PaymentEvent = (payment, at) =>
+    byActor(CUSTOMER_ACTOR, sendToProvider)(payment, bankId, at);
   const { answer } = await claimedProviderCall(
     deps,
     { paymentId: record.id },
