@@ -53,7 +53,10 @@ export async function measureObie(throwaway: ThrowawayCluster): Promise<ObieResu
   );
   try {
     const service = await startService(await throwaway.createDatabase('obie_service'), throwaway.dir, {
-      env: { PUBLIC_BASE_URL: publicBaseUrl, OBIE_SANDBOX_CLIENT_FILE: path.join(bankDir, 'client.json') },
+      environment: {
+        PUBLIC_BASE_URL: publicBaseUrl,
+        OBIE_SANDBOX_CLIENT_FILE: path.join(bankDir, 'client.json'),
+      },
     });
     try {
       await service.app.listen({ host: '127.0.0.1', port });

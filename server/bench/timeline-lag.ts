@@ -1,4 +1,4 @@
-import type { ApprovalTiming } from '@pis/shared';
+import { type ApprovalTiming, CUSTOMER_ACTOR } from '@pis/shared';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { ANY_KEY, CHANNELS, startNotifications } from '../src/db/notifications.ts';
 import { silentLogger } from '../src/logger.ts';
@@ -119,7 +119,7 @@ async function approveAll(deps: PaymentsDeps, paymentIds: string[], timing: Appr
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let paymentId = queue.pop(); paymentId; paymentId = queue.pop()) {
-        await approveAtMockBank(deps, { paymentId }, timing);
+        await approveAtMockBank(deps, { paymentId }, timing, CUSTOMER_ACTOR);
       }
     }),
   );

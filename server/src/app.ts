@@ -6,7 +6,8 @@ import { type AppRouter, appRouter } from './app-router.ts';
 import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
-import { type AppServices, createContextFactory } from './context.ts';
+import { createContextFactory } from './context.ts';
+import { dashboardExportRoute } from './dashboard/export-route.ts';
 import { envelopeClientError } from './http/client-error.ts';
 import { DOCS_OPTIONS, docsScriptHashes } from './http/docs-page.ts';
 import {
@@ -18,9 +19,8 @@ import {
 import { healthRoutes } from './http/health.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { withExamples } from './http/openapi-examples.ts';
-import { echoRequestId, requestIdOf } from './http/request-id.ts';
+import { echoRequestId, requestIdOf, securityHeaders } from './http/request-hooks.ts';
 import { restApi } from './http/rest-api.ts';
-import { securityHeaders } from './http/security-headers.ts';
 import { refuseTrpcStreaming } from './http/trpc-transport.ts';
 import { webApp } from './http/web-app.ts';
 import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
@@ -36,6 +36,7 @@ import { obieRoutes } from './providers/obie/obie-routes.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
 import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
+import type { AppServices } from './trpc/trpc.ts';
 
 export interface BuildAppOptions
   extends Omit<
@@ -67,7 +68,7 @@ export interface BuildAppOptions
  * /api/openapi.json, /docs   the generated contract and its interactive reference
  * /health, /ready   probes for load balancers (http/health.ts)
  * /bank-logos/<id>.svg, and the built SPA with a deep-link fallback
- * Every answer: x-request-id and the security headers (http/security-headers.ts).
+ * Every answer: x-request-id and the security headers (http/request-hooks.ts).
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const providers = options.providers ?? defaultProviderRegistry(options.config, options.orm, options.logger);
@@ -143,6 +144,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(restApi, { prefix: '/api', router: appRouter, createContext, responseMeta });
+  // The dashboard's CSV download (session cookie, not a key): outside the /api scope's handler.
+  dashboardExportRoute(app, createContext);
 
   // Raw JSON (not enveloped): validators and the reference page read it as a document.
   const openApiDocument = withExamples(buildOpenApiDocument(appRouter, options.config.publicBaseUrl));

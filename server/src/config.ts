@@ -79,6 +79,8 @@ const EnvSchema = z.object({
    * checks every 1 s and needs 2 failures, so 5 s leaves room). 0 in a setup without one.
    */
   SHUTDOWN_DRAIN_MS: count(5_000, 0),
+  /** The merchants' request log (observability/request-log.ts); `off` writes none (an incident lever). */
+  REQUEST_LOG: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
   /** Prometheus metrics (`GET /metrics`) on a listener of their own; unset: no listener. */
   METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   /** Loopback unless set (`0.0.0.0` in a container scraped from outside it). */
@@ -196,6 +198,8 @@ export interface Config {
   trustProxy: false | number | string[];
   /** SIGTERM: serve this long while not ready, then stop (lifecycle/http-drain.ts). */
   shutdownDrainMs: number;
+  /** Whether /api requests are written to the merchants' request log. */
+  requestLog: boolean;
   /** Where `GET /metrics` listens (observability/metrics-server.ts); undefined: nowhere. */
   metrics: { host: string; port: number } | undefined;
   /** OTLP trace export (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: tracing off. */
@@ -337,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     },
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    requestLog: e.REQUEST_LOG === 'on',
     metrics:
       e.METRICS_PORT === undefined
         ? undefined

@@ -140,11 +140,6 @@ describe.concurrent('operator CLI as a process', { timeout: 60_000 }, () => {
       organizationId,
       provider: 'acme-2',
     });
-    // Approved for a real provider: a live key may be made now (refused before, see the unit test).
-    const liveKey = oneJsonLine(
-      await admin('key:create', '--org', String(organizationId), '--permissions', 'read', '--mode', 'live'),
-    );
-    expect(liveKey).toMatchObject({ mode: 'live', apiKey: expect.stringMatching(/^pis_live_/) });
 
     expect(
       oneJsonLine(await admin('org:set-active', '--org', String(organizationId), '--active', 'false')),
@@ -182,6 +177,17 @@ describe.concurrent('operator CLI as a process', { timeout: 60_000 }, () => {
     const row = await orm.em.fork().findOneOrFail(ApiKey, { id: String(apiKeyId) });
     expect(row).toMatchObject({ canRead: true, canWrite: false });
     expect(row.expiresAt?.toISOString()).toBe(soon);
+  });
+
+  test('key:create --mode live, for an organization approved for a real provider', async () => {
+    const { organizationId } = await createOrganization(orm.em.fork(), 'Going live', systemClock);
+    await approveProvider(orm.em.fork(), organizationId, 'acme', systemClock);
+    const live = oneJsonLine(
+      await admin('key:create', '--org', organizationId, '--permissions', 'read', '--mode', 'live'),
+    );
+    expect(live).toMatchObject({ mode: 'live', apiKey: expect.stringMatching(/^pis_live_/) });
+    const row = await orm.em.fork().findOneOrFail(ApiKey, { id: String(live.apiKeyId) });
+    expect(row.mode).toBe('live');
   });
 
   test('help prints the usage on stdout with exit 0', async () => {

@@ -62,6 +62,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' }, dataDir)).toThrow(/TRUST_PROXY/);
   });
 
+  test('the request log: on by default, REQUEST_LOG=off writes none (an operator lever), anything else refused', async () => {
+    const dataDir = await tempDir();
+    expect(loadConfig({}, dataDir).requestLog).toBe(true);
+    expect(loadConfig({ REQUEST_LOG: 'off' }, dataDir).requestLog).toBe(false);
+    expect(() => loadConfig({ REQUEST_LOG: 'no' }, dataDir)).toThrow(/REQUEST_LOG/);
+  });
+
   test('secrets from files: DATABASE_PASSWORD_FILE goes into DATABASE_URL, LINK_SIGNING_SECRET_FILE is the secret', async () => {
     const dir = await tempDir();
     const password = path.join(dir, 'password');

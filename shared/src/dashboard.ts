@@ -142,7 +142,13 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 export const ApiKeyIdInput = z.object({ apiKeyId: z.string().min(1).max(100) });
 
 /** Which buttons the payment's page shows, by the rules the actions themselves apply. */
-export const PaymentActions = z.object({ cancel: z.boolean(), approve: z.boolean(), reject: z.boolean() });
+export const PaymentActions = z.object({
+  cancel: z.boolean(),
+  approve: z.boolean(),
+  reject: z.boolean(),
+  /** "Advance time": a test clock, for any unfinished Mock bank payment (shared `advanceClock`). */
+  advance: z.boolean(),
+});
 export type PaymentActions = z.infer<typeof PaymentActions>;
 
 /**
@@ -153,7 +159,13 @@ export type PaymentActions = z.infer<typeof PaymentActions>;
 export const paymentActions = (payment: Pick<Payment, 'status' | 'provider'>): PaymentActions => {
   const decidable =
     payment.provider === MOCK_PROVIDER && awaitsDecision({ status: payment.status, approvedAt: null });
-  return { cancel: !isTerminal(payment.status), approve: decidable, reject: decidable };
+  const unfinished = !isTerminal(payment.status);
+  return {
+    cancel: unfinished,
+    approve: decidable,
+    reject: decidable,
+    advance: unfinished && payment.provider === MOCK_PROVIDER,
+  };
 };
 
 /**

@@ -48,7 +48,7 @@ export const ERROR_KINDS = {
     status: 409,
     publicCode: true,
     description:
-      'The payment is already COMPLETED, FAILED, CANCELLED or EXPIRED: a new customer link would lead nowhere',
+      'The payment is already COMPLETED, FAILED, CANCELLED or EXPIRED: a new customer link would lead nowhere, and its test clock has nothing left to move',
   },
   LINK_NOT_RENEWABLE: {
     status: 409,

@@ -67,7 +67,21 @@ export type PaymentRecord = {
   consentStatus: string | null;
   /** A real provider's payment status as its bank last reported it (obie: RCVD ... ACSC, RJCT). */
   bankStatus: string | null;
+  /**
+   * The payment's own test clock: how far it has been moved ahead of the real time (seconds,
+   * Mock bank payments only, see `advanceClock`). Its lifecycle runs at `paymentNow`.
+   */
+  clockOffsetSeconds: number;
 };
+
+/**
+ * Who made a history entry: a dashboard member (by email), the customer at the bank (the Mock
+ * bank or hosted page), the bank (its later steps and reports), the 24-hour expiry, or an API key
+ * (by its non-secret prefix). Null where nobody was known when it was made (entries from before
+ * actors were kept, a provider claim settled by the reconcile job).
+ */
+export type ActorType = 'member' | 'customer' | 'bank' | 'expiry' | 'api_key';
+export type Actor = { type: ActorType; name?: string };
 
 export type HistoryRecord = {
   status: PaymentStatus;
@@ -76,10 +90,31 @@ export type HistoryRecord = {
   provider: string | null;
   details: string | null;
   timestamp: Date;
+  /** Made by advancing the payment's test clock (`advanceClock`), not by time really passing. */
+  simulated: boolean;
+  actor: Actor | null;
 };
 
 /** What one event did: the record after it and the history entries it appended (oldest first). */
 export type Change = { record: PaymentRecord; history: HistoryRecord[] };
+
+const BANK: Actor = { type: 'bank' };
+/** How many characters of an API key name it on history entries and pages: `pis_` and 8 more, never secret. */
+export const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
+/** The customer at the bank (the Mock bank's page) or on the hosted page. */
+export const CUSTOMER_ACTOR: Actor = { type: 'customer' };
+
+/**
+ * An event whose own entries are made by `actor` (an entry that already names one, such as an
+ * expiry caught up on the way, keeps it). Without an actor, the event as it is.
+ */
+export const byActor =
+  <A extends unknown[]>(actor: Actor | undefined, event: (...args: A) => Change) =>
+  (...args: A): Change => {
+    const change = event(...args);
+    if (!actor) return change;
+    return { ...change, history: change.history.map((entry) => (entry.actor ? entry : { ...entry, actor })) };
+  };
 
 const STEP_DETAILS: Partial<Record<IsoCode, string>> = {
   ACTC: 'Approved by the customer at the bank',
@@ -98,7 +133,7 @@ const REJECTION_MESSAGES: Record<RejectReason, string> = {
 /** Moves the record to a new ISO status, if the state machine allows it. */
 const move = (
   change: Change,
-  to: { iso: IsoCode; reason?: ReasonCode; details: string; provider: string | null },
+  to: { iso: IsoCode; reason?: ReasonCode; details: string; provider: string | null; actor?: Actor },
   at: Date,
   now: Date,
 ): Change => {
@@ -121,6 +156,8 @@ const move = (
     provider: to.provider,
     details: to.details,
     timestamp: at,
+    simulated: false,
+    actor: to.actor ?? null,
   };
   return { record: withNextDue(record), history: [...change.history, entry] };
 };
@@ -184,6 +221,7 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
     nextDueAt: null,
     consentStatus: null,
     bankStatus: null,
+    clockOffsetSeconds: 0,
   };
   const entry: HistoryRecord = {
     status: 'PENDING',
@@ -192,6 +230,8 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
     provider: null,
     details: 'Payment received',
     timestamp: now,
+    simulated: false,
+    actor: null,
   };
   return { record: withNextDue(record), history: [entry] };
 };
@@ -221,7 +261,13 @@ export const catchUp = (record: PaymentRecord, now: Date): Change => {
       const at = new Date(record.approvedAt.getTime() + step.atSeconds * 1000);
       change = move(
         change,
-        { iso: step.iso, details: STEP_DETAILS[step.iso] ?? '', provider: record.provider },
+        {
+          iso: step.iso,
+          details: STEP_DETAILS[step.iso] ?? '',
+          provider: record.provider,
+          // The approval's own step (at 0 s) is whoever approved (byActor); later ones the bank's.
+          ...(step.atSeconds > 0 ? { actor: BANK } : {}),
+        },
         at,
         now,
       );
@@ -236,6 +282,7 @@ export const catchUp = (record: PaymentRecord, now: Date): Change => {
         reason: 'NOAS',
         details: 'Expired: no approval or rejection within 24 hours of creation',
         provider: record.status === 'PENDING' ? null : record.provider,
+        actor: { type: 'expiry' },
       },
       record.expiresAt,
       now,
@@ -318,7 +365,7 @@ export const reportFromBank = (record: PaymentRecord, facts: ObieFacts, now: Dat
     target.iso !== 'PDNG' && target.iso !== 'RJCT' && !withFacts.record.approvedAt
       ? { ...withFacts, record: { ...withFacts.record, approvedAt: now } }
       : withFacts;
-  const moved = move(approved, { ...target, provider: record.provider }, now, now);
+  const moved = move(approved, { ...target, provider: record.provider, actor: BANK }, now, now);
   if (target.iso !== 'RJCT') return moved;
   const reason = target.reason ?? 'NARR';
   const message = reason === 'NARR' ? target.details : REJECTION_MESSAGES[reason as RejectReason];
@@ -345,6 +392,44 @@ export const cancel = (record: PaymentRecord, now: Date): Change => {
     now,
     now,
   );
+};
+
+/** The most a test clock moves in one call: a day, so one call can pass the 24-hour expiry. */
+export const MAX_CLOCK_ADVANCE_SECONDS = 24 * 60 * 60;
+
+/**
+ * The time in a payment's own world: the real `now` plus how far its test clock was advanced.
+ * Every lifecycle function takes this time (the server's change pipeline and the MSW kit pass it),
+ * so an advanced payment is approved, cancelled and expires on its own clock.
+ */
+export const paymentNow = (record: Pick<PaymentRecord, 'clockOffsetSeconds'>, now: Date): Date =>
+  record.clockOffsetSeconds === 0 ? now : new Date(now.getTime() + record.clockOffsetSeconds * 1000);
+
+/**
+ * Moves an unfinished payment's own clock `seconds` ahead (`now` is its time, `paymentNow`): what
+ * falls due in that span happens as if the time had passed (timeline steps, the 24-hour expiry),
+ * each entry marked `simulated`, and the clock stays ahead from then on. A finished payment has
+ * nothing left to happen: 409 PAYMENT_FINISHED.
+ */
+export const advanceClock = (record: PaymentRecord, seconds: number, now: Date): Change => {
+  const current = catchUp(record, now);
+  if (isTerminal(current.record.status)) {
+    throw new AppError(
+      'PAYMENT_FINISHED',
+      `Payment is ${current.record.status}: nothing is left to happen, so its clock cannot be advanced`,
+    );
+  }
+  const ahead: PaymentRecord = {
+    ...current.record,
+    clockOffsetSeconds: current.record.clockOffsetSeconds + seconds,
+  };
+  const later = catchUp(ahead, new Date(now.getTime() + seconds * 1000));
+  return {
+    // Its next due time is computed afresh even when nothing fell due (the server stores it on
+    // the real clock, which this move shifts).
+    record: withNextDue(later.record),
+    history: [...current.history, ...later.history.map((entry) => ({ ...entry, simulated: true }))],
+  };
 };
 
 /** Drops keys whose value is undefined, so stored JSON and output carry only given fields. */

@@ -95,6 +95,30 @@ export const HistoryEntry = z
     timestamp: z.iso.datetime(),
     provider: z.string().nullable(),
     details: z.string().nullable(),
+    simulated: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          'Present (true) when the entry was made by advancing the payment’s test clock ' +
+          '(`POST /payments/{paymentId}/mock-bank/advance`), not by time really passing: its `timestamp` ' +
+          'is on the payment’s own, advanced clock',
+      }),
+    actor: z
+      .object({
+        type: z.enum(['member', 'customer', 'bank', 'expiry', 'api_key']),
+        name: z.string().optional(),
+      })
+      .optional()
+      .meta({
+        id: 'HistoryActor',
+        description:
+          'Who made this entry: `member` (a dashboard user; `name` is their email), `customer` (at the ' +
+          'bank or the hosted page), `bank` (its later steps and reports), `expiry` (24 hours without a ' +
+          'decision) or `api_key` (`name` is the key’s non-secret prefix). Absent when not known ' +
+          '(entries made before actors were kept).',
+        example: { type: 'api_key', name: 'pis_Xk3vT9qa' },
+      }),
   })
   .meta({ id: 'HistoryEntry', description: 'One status the payment had, and when' });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

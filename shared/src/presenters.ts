@@ -10,6 +10,8 @@ export const toHistoryEntry = (entry: HistoryRecord): HistoryEntry => ({
   timestamp: entry.timestamp.toISOString(),
   provider: entry.provider,
   details: entry.details,
+  ...(entry.simulated ? { simulated: true } : {}),
+  ...(entry.actor ? { actor: entry.actor } : {}),
 });
 
 export const toPayment = (record: PaymentRecord, history: readonly HistoryRecord[]): Payment => ({

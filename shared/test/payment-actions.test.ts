@@ -11,11 +11,13 @@ describe('paymentActions', () => {
       cancel: unfinished,
       approve: waiting,
       reject: waiting,
+      advance: unfinished,
     });
     expect(paymentActions({ status, provider: 'somebank' })).toEqual({
       cancel: unfinished,
       approve: false,
       reject: false,
+      advance: false,
     });
   });
 });

@@ -40,6 +40,72 @@ describe('payments list', () => {
     await waitFor(() => expect(queries.at(-1)).toEqual({ provider: 'mock', limit: 20, offset: 0 }));
   });
 
+  it('finds by search and days, kept in the address, and exports the same filters as CSV', async () => {
+    const user = userEvent.setup();
+    const queries: Record<string, unknown>[] = [];
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.list', (input) => {
+        queries.push(input);
+        return paymentList([payment()]);
+      }),
+    );
+    renderAt('/dashboard/payments?search=INV&from=2026-11-01&to=2026-11-30');
+    await screen.findByRole('table');
+    // The days are the merchant's own: midnight of the first, the last millisecond of the last.
+    expect(queries.at(-1)).toEqual({
+      search: 'INV',
+      createdFrom: new Date(2026, 10, 1).toISOString(),
+      createdTo: new Date(new Date(2026, 11, 1).getTime() - 1).toISOString(),
+      limit: 20,
+      offset: 0,
+    });
+    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('INV');
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-11-01');
+
+    const search = screen.getByLabelText('Search');
+    await user.clear(search);
+    await user.type(search, 'coffee 50%');
+    await user.clear(screen.getByLabelText('To'));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(queries.at(-1)).toEqual({
+        search: 'coffee 50%',
+        createdFrom: new Date(2026, 10, 1).toISOString(),
+        limit: 20,
+        offset: 0,
+      }),
+    );
+    expect(window.location.search).toBe('?search=coffee+50%25&from=2026-11-01');
+    const exportLink = screen.getByRole('link', { name: 'Export CSV' });
+    const href = new URL(exportLink.getAttribute('href') ?? '', 'http://x');
+    expect(href.pathname).toBe('/api/dashboard/payments/export');
+    expect(Object.fromEntries(href.searchParams)).toEqual({
+      search: 'coffee 50%',
+      createdFrom: new Date(2026, 10, 1).toISOString(),
+    });
+  });
+
+  it('a day that is not one, or a range that ends before it starts, resets the list and says so', async () => {
+    const queries: Record<string, unknown>[] = [];
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.list', (input) => {
+        queries.push(input);
+        return paymentList([payment()]);
+      }),
+    );
+    renderAt('/dashboard/payments?from=2026-11-30&to=2026-11-01&search=x');
+    expect(
+      await screen.findByText(
+        'The address asked for a range from 2026-11-30 to 2026-11-01, which ends before it starts, which this list cannot show, so it shows every payment from the first page.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(queries.at(-1)).toEqual({ limit: 20, offset: 0 }));
+    expect(queries.some((query) => 'createdFrom' in query || 'createdTo' in query)).toBe(false);
+    expect(window.location.search).toBe('');
+  });
+
   it('filters that match nothing offer the way back to every payment', async () => {
     server.use(
       signedIn(),
@@ -84,7 +150,7 @@ describe('payment page', () => {
             error: { code: 'AM04', message: 'Not enough money' },
           }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false },
         }),
       ),
     );
@@ -130,7 +196,7 @@ describe('payment page', () => {
         paymentView({
           payment: payment({ provider: 'obie', bankId: 'obie-sandbox-bank', status: 'ACCEPTED' }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false },
           atBank: { consentStatus: 'COND', bankStatus: 'ACSP' },
         }),
       ),
@@ -168,7 +234,7 @@ describe('payment page', () => {
             isoStatus: { code: 'ACSC', name: 'AcceptedSettlementCompleted', description: 'Settled' },
           }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false },
         });
         return view.payment;
       }),
@@ -196,6 +262,56 @@ describe('payment page', () => {
     const said = screen.getByText('Approved £12.50 to Acme Ltd as its customer. It is now Completed.');
     expect(said.getAttribute('role')).toBe('status');
     expect(document.activeElement).toBe(said);
+  });
+
+  it("advances a test payment's clock and says what happened; simulated steps say so in the timeline", async () => {
+    const user = userEvent.setup();
+    const sent: unknown[] = [];
+    let view = paymentView();
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.get', () => view),
+      trpcMutation('dashboard.payments.advance', (input) => {
+        sent.push(input);
+        const before = view.payment.statusHistory ?? [];
+        view = paymentView({
+          payment: payment({
+            status: 'EXPIRED',
+            isoStatus: { code: 'RJCT', name: 'Rejected', description: 'Rejected' },
+            statusHistory: [
+              ...before,
+              {
+                status: 'EXPIRED',
+                isoStatus: { code: 'RJCT', name: 'Rejected', description: 'Rejected' },
+                timestamp: '2026-11-26T10:00:00.000Z',
+                provider: 'mock',
+                details: 'Expired: no approval or rejection within 24 hours of creation',
+                simulated: true,
+                actor: { type: 'expiry' },
+              },
+            ],
+          }),
+          customerLink: null,
+          actions: { cancel: false, approve: false, reject: false, advance: false },
+        });
+        return view.payment;
+      }),
+    );
+    renderAt('/dashboard/payments/pay_1');
+    await user.selectOptions(await screen.findByLabelText('Advance time'), '24 hours (past the expiry)');
+    await user.click(screen.getByRole('button', { name: 'Advance time' }));
+    await waitFor(() => expect(sent).toEqual([{ paymentId: 'pay_1', seconds: 86_400 }]));
+    const said = await screen.findByText(
+      'Moved the test clock of £12.50 to Acme Ltd 24 hours (past the expiry) ahead. It is now Expired.',
+    );
+    expect(said.getAttribute('role')).toBe('status');
+    // The page reads the payment again: finished, nothing left to advance.
+    expect(await screen.findByText('Status: Expired')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Advance time' })).toBeNull();
+    const timeline = screen.getByRole('list', { name: 'Status history' });
+    expect(within(timeline).getAllByText('Simulated (test clock)')).toHaveLength(1);
+    // Who acted: the expiry (the API's actor, in words).
+    expect(timeline.lastElementChild?.textContent).toContain('by the 24-hour expiry');
   });
 
   it('rejects with a reason, and cancels', async () => {
@@ -290,7 +406,7 @@ describe('payment page, live', () => {
     const completed = paymentView({
       payment: payment({ status: 'COMPLETED' }),
       customerLink: null,
-      actions: { cancel: false, approve: false, reject: false },
+      actions: { cancel: false, approve: false, reject: false, advance: false },
     });
     server.use(
       signedIn(),

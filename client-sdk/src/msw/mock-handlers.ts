@@ -1,4 +1,6 @@
 import {
+  type Actor,
+  API_KEY_DISPLAY_PREFIX_LENGTH,
   AppError,
   BankIdInput,
   CreatePaymentInput,
@@ -15,6 +17,7 @@ import {
   parseJsonObjectBody,
   paymentEtag,
   preferredWaitSeconds,
+  SandboxAdvanceInput,
   SandboxApproveInput,
   SandboxRejectInput,
   unusableInputDetails,
@@ -148,6 +151,12 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
       }
     };
 
+  /** As the service names a key on the history entries its calls make: by its non-secret prefix. */
+  const keyActor = (request: Request): Actor => ({
+    type: 'api_key',
+    name: (request.headers.get('x-api-key') ?? '').slice(0, API_KEY_DISPLAY_PREFIX_LENGTH),
+  });
+
   const paymentIdOf = (params: Record<string, string | readonly string[] | undefined>) =>
     parse(PaymentIdInput, { paymentId: param(params, 'paymentId') }).paymentId;
 
@@ -157,7 +166,7 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
       route(async ({ request }) => {
         const command = parse(CreatePaymentInput, await jsonBody(request));
         const key = parseIdempotencyKey(request.headers.get('idempotency-key'));
-        return success(store.create(command, key, now()), 201);
+        return success(store.create(command, key, now(), keyActor(request)), 201);
       }),
     ),
     http.get(
@@ -216,7 +225,7 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
     ),
     http.post(
       api('/payments/:paymentId/cancel'),
-      route(({ params }) => success(store.cancel(paymentIdOf(params), now()))),
+      route(({ request, params }) => success(store.cancel(paymentIdOf(params), now(), keyActor(request)))),
     ),
     http.post(
       api('/payments/:paymentId/link'),
@@ -227,7 +236,15 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
       route(async ({ request, params }) => {
         const paymentId = paymentIdOf(params);
         const timing = parse(SandboxApproveInput, await jsonBody(request));
-        return success(store.approve(paymentId, timing, now()));
+        return success(store.approve(paymentId, timing, now(), keyActor(request)));
+      }),
+    ),
+    http.post(
+      api('/payments/:paymentId/mock-bank/advance'),
+      route(async ({ request, params }) => {
+        const paymentId = paymentIdOf(params);
+        const { seconds } = parse(SandboxAdvanceInput, await jsonBody(request));
+        return success(store.advance(paymentId, seconds, now()));
       }),
     ),
     http.post(
@@ -235,7 +252,7 @@ export const createHandlers = (context: HandlerContext): RequestHandler[] => {
       route(async ({ request, params }) => {
         const paymentId = paymentIdOf(params);
         const { reason } = parse(SandboxRejectInput, await jsonBody(request));
-        return success(store.reject(paymentId, reason, now()));
+        return success(store.reject(paymentId, reason, now(), keyActor(request)));
       }),
     ),
     http.get(

@@ -1,13 +1,17 @@
 import {
+  type Actor,
   AppError,
   type ApprovalTiming,
+  advanceClock,
   approve,
   type Bank,
   type BankList,
   bankProviders,
+  byActor,
   type Change,
   type CreatedPayment,
   type CreatePaymentCommand,
+  CUSTOMER_ACTOR,
   cancel,
   catchUp,
   checkCreateRules,
@@ -36,6 +40,7 @@ import {
   type PaymentRecord,
   type ProviderEntry,
   paymentMatches,
+  paymentNow,
   paymentProviders,
   type RejectReason,
   reachableBank,
@@ -116,7 +121,12 @@ export class MockStore {
    * POST /api/payments after validation, in the service's order: provider rules, bank, then the
    * idempotency replay, then receive and (API_ONLY) hand to the Mock bank at once.
    */
-  create(command: CreatePaymentCommand, idempotencyKey: string | undefined, now: Date): CreatedPayment {
+  create(
+    command: CreatePaymentCommand,
+    idempotencyKey: string | undefined,
+    now: Date,
+    actor?: Actor,
+  ): CreatedPayment {
     checkCreateRules(command, {
       ...this.#bankContext(),
       isConfigured: (provider) => provider === MOCK_PROVIDER || this.#approved.includes(provider),
@@ -133,14 +143,14 @@ export class MockStore {
       }
     }
 
-    const received = receivePayment(
+    const received = byActor(actor, receivePayment)(
       command,
       { id: newPaymentId(), organizationId: ORGANIZATION_ID, endToEndId: newEndToEndId() },
       now,
     );
     let change = received;
     if (command.flowType === 'API_ONLY') {
-      const sent = sendToProvider(received.record, command.bankId ?? null, now);
+      const sent = byActor(actor, sendToProvider)(received.record, command.bankId ?? null, now);
       change = { record: sent.record, history: [...received.history, ...sent.history] };
       if (command.provider === OBIE_PROVIDER) {
         // The bank's consent, awaiting the customer (a fact of its own; our status stays AUTHORIZING).
@@ -214,28 +224,43 @@ export class MockStore {
     };
   }
 
-  cancel(paymentId: string, now: Date): Payment {
-    return this.#apply(paymentId, (record) => cancel(record, now));
+  cancel(paymentId: string, now: Date, actor?: Actor): Payment {
+    return this.#apply(paymentId, (record, at) => byActor(actor, cancel)(record, at), now);
   }
 
   /** The customer approves at the Mock bank; `chosen` overrides the creation's `mockBank` timing. */
-  approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date): Payment {
-    return this.#apply(paymentId, (record) => approve(record, resolveTiming(chosen, record.mockBank), now));
+  approve(paymentId: string, chosen: ApprovalTiming | undefined, now: Date, actor = CUSTOMER_ACTOR): Payment {
+    return this.#apply(
+      paymentId,
+      (record, at) => byActor(actor, approve)(record, resolveTiming(chosen, record.mockBank), at),
+      now,
+    );
+  }
+
+  /** A test clock: the payment's own clock `seconds` ahead (shared `advanceClock`), Mock payments only. */
+  advance(paymentId: string, seconds: number, now: Date): Payment {
+    return this.#apply(paymentId, (record, at) => advanceClock(record, seconds, at), now);
   }
 
   /** The customer rejects at the Mock bank with `reason` (default: the creation's, else CUST). */
-  reject(paymentId: string, reason: RejectReason | undefined, now: Date): Payment {
-    return this.#apply(paymentId, (record) =>
-      reject(record, resolveRejectReason(reason, record.mockBank), now),
+  reject(paymentId: string, reason: RejectReason | undefined, now: Date, actor = CUSTOMER_ACTOR): Payment {
+    return this.#apply(
+      paymentId,
+      (record, at) => byActor(actor, reject)(record, resolveRejectReason(reason, record.mockBank), at),
+      now,
     );
   }
 
   /** The customer picks a bank on the hosted page: the payment goes to the Mock bank (AUTHORIZING). */
   chooseBank(paymentId: string, bankId: string, now: Date): Payment {
-    return this.#apply(paymentId, (record) => {
-      reachableBank(bankId, record.provider, this.#bankContext());
-      return sendToProvider(record, bankId, now);
-    });
+    return this.#apply(
+      paymentId,
+      (record, at) => {
+        reachableBank(bankId, record.provider, this.#bankContext());
+        return byActor(CUSTOMER_ACTOR, sendToProvider)(record, bankId, at);
+      },
+      now,
+    );
   }
 
   /**
@@ -257,17 +282,27 @@ export class MockStore {
       );
     }
     if (decision.action === 'reject') {
-      return this.#apply(paymentId, (record) =>
-        reportFromBank(record, { consentStatus: 'RJCT', bankStatus: null }, now),
+      return this.#apply(
+        paymentId,
+        (record, at) => reportFromBank(record, { consentStatus: 'RJCT', bankStatus: null }, at),
+        now,
       );
     }
     const stepMs = decision.stepMs ?? 1_000;
     const at = (steps: number) => new Date(now.getTime() + steps * stepMs);
-    this.#apply(paymentId, (record) => {
-      const authorised = reportFromBank(record, { consentStatus: 'AUTH', bankStatus: null }, now);
-      const submitted = reportFromBank(authorised.record, { consentStatus: 'COND', bankStatus: 'ACCP' }, now);
-      return { record: submitted.record, history: [...authorised.history, ...submitted.history] };
-    });
+    this.#apply(
+      paymentId,
+      (record, at) => {
+        const authorised = reportFromBank(record, { consentStatus: 'AUTH', bankStatus: null }, at);
+        const submitted = reportFromBank(
+          authorised.record,
+          { consentStatus: 'COND', bankStatus: 'ACCP' },
+          at,
+        );
+        return { record: submitted.record, history: [...authorised.history, ...submitted.history] };
+      },
+      now,
+    );
     const next = this.#stored(paymentId);
     next.bankSteps = decision.insufficientFunds
       ? [{ at: at(1), facts: { consentStatus: 'COND', bankStatus: 'RJCT', bankReason: 'AM04' } }]
@@ -335,19 +370,23 @@ export class MockStore {
       .sort((a, b) => b.record.createdAt.getTime() - a.record.createdAt.getTime() || b.sequence - a.sequence);
   }
 
+  /** Caught up on the payment's own clock (ahead of `now` once its test clock was advanced). */
   #caughtUp(paymentId: string, now: Date): StoredPayment {
     let stored = this.#stored(paymentId);
     // An obie bank's statuses that fell due, each as of its own time (as the service's poll reads them).
     const due = stored.bankSteps?.filter((step) => step.at.getTime() <= now.getTime()) ?? [];
     for (const step of due) stored = this.#save(stored, reportFromBank(stored.record, step.facts, step.at));
     if (due.length > 0) stored.bankSteps = stored.bankSteps?.slice(due.length);
-    return this.#save(stored, catchUp(stored.record, now));
+    return this.#save(stored, catchUp(stored.record, paymentNow(stored.record, now)));
   }
 
-  /** Applies one lifecycle event; the lifecycle catches up first and refuses illegal moves. */
-  #apply(paymentId: string, event: (record: PaymentRecord) => Change): Payment {
+  /**
+   * Applies one lifecycle event at the payment's own time; the lifecycle catches up first and
+   * refuses illegal moves.
+   */
+  #apply(paymentId: string, event: (record: PaymentRecord, at: Date) => Change, now: Date): Payment {
     const stored = this.#stored(paymentId);
-    const next = this.#save(stored, event(stored.record));
+    const next = this.#save(stored, event(stored.record, paymentNow(stored.record, now)));
     return toPayment(next.record, next.history);
   }
 

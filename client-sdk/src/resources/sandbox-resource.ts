@@ -43,4 +43,20 @@ export class SandboxResource {
       signal: options.signal,
     });
   }
+
+  /**
+   * Moves this payment's own test clock `seconds` ahead (1 to 86,400): the Mock bank timeline
+   * steps that fall due apply, and the 24-hour expiry, as if the time had passed; those history
+   * entries carry `simulated: true`. No other payment is affected. A finished payment answers 409
+   * `PAYMENT_FINISHED`.
+   */
+  async advance(paymentId: string, seconds: number, options: CallOptions = {}): Promise<Payment> {
+    return this.#sender.send({
+      method: 'POST',
+      path: `/api/payments/${paymentIdSegment(paymentId, 'paymentId')}/mock-bank/advance`,
+      body: { seconds },
+      retrySafe: false,
+      signal: options.signal,
+    });
+  }
 }

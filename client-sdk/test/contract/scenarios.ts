@@ -251,6 +251,31 @@ export const scenarios: Record<string, Scenario> = {
     await observe('new link, finished', client.payments.newLink(second.paymentId));
   },
 
+  'test clocks': async (t, client, observe) => {
+    const a = (await observe('create a', client.payments.create(order)))!;
+    t.advance(1);
+    const b = (await observe('create b', client.payments.create(order)))!;
+    await observe('approve a realistic', client.sandbox.approve(a.paymentId, { preset: 'realistic' }));
+    await observe('advance a 20 s', client.sandbox.advance(a.paymentId, 20));
+    t.advance(40 * SECOND);
+    await observe('a 40 s later: completed on its clock', client.payments.get(a.paymentId));
+    await observe('advance a finished', client.sandbox.advance(a.paymentId, 1));
+    await observe('advance b 23 h', client.sandbox.advance(b.paymentId, 23 * 60 * 60));
+    t.advance(DAY / 24);
+    await observe('b an hour later: expired', client.payments.get(b.paymentId));
+    const c = (await observe('create c', client.payments.create(order)))!;
+    await observe('advance c a day', client.sandbox.advance(c.paymentId, 86_400));
+    for (const [label, seconds] of [
+      ['zero', 0],
+      ['negative', -5],
+      ['fractional', 1.5],
+      ['huge', 1e12],
+    ] as const) {
+      await observe(`advance ${label}`, client.sandbox.advance(b.paymentId, seconds));
+    }
+    await observe('advance unknown', client.sandbox.advance('pay_000000000000000000000000', 5));
+  },
+
   'banks and providers': async (_t, client, observe) => {
     await observe('banks default', client.banks.list());
     await observe('banks DE page 2', client.banks.list({ country: 'de', limit: 1, page: 2 }));

@@ -45,6 +45,8 @@ const signedInTo = (organizations: 'active' | 'any') =>
           organizationId: session.organization.id,
           approvedProviders: session.organization.approvedProviders,
           mode: session.mode,
+          // Named on the history entries this member's actions make.
+          actor: { type: 'member' as const, name: session.email },
         },
       },
     });

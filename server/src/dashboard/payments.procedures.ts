@@ -9,6 +9,7 @@ import {
   Payment,
   PaymentIdInput,
   PaymentList,
+  SandboxAdvanceRequest,
 } from '@pis/shared';
 import { audited } from '../observability/audit-log.ts';
 import { cancelPayment } from '../payments/cancel-payment.ts';
@@ -16,7 +17,7 @@ import { createPayment } from '../payments/create-payment.ts';
 import { dashboardPayment } from '../payments/dashboard-payment.ts';
 import { listPayments } from '../payments/list-payments.ts';
 import { paymentsDeps, waitingRead } from '../payments/routers/payments-context.ts';
-import { sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
+import { sandboxAdvance, sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
 
@@ -77,6 +78,16 @@ export const paymentsRouter = router({
     .mutation(({ ctx, input }) =>
       audited(ctx, { action: 'payment.rejected', target: input.paymentId }, () =>
         sandboxReject(paymentsDeps(ctx), ctx.caller, input.paymentId, { reason: input.reason }),
+      ),
+    ),
+
+  /** "Advance time" on a test payment's page: its own test clock (POST .../mock-bank/advance). */
+  advance: sessionMutation
+    .input(SandboxAdvanceRequest)
+    .output(Payment)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'payment.clock_advanced', target: input.paymentId }, () =>
+        sandboxAdvance(paymentsDeps(ctx), ctx.caller, input.paymentId, input.seconds),
       ),
     ),
 });

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'payment.cancelled',
   'payment.approved',
   'payment.rejected',
+  'payment.clock_advanced',
   'operator.command',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -94,19 +94,20 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
     request_body: maskedBody(entry.requestBody),
     response_body: maskedBody(entry.responseBody),
   }));
-  await orm.em.getConnection().execute(
-    `insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
-        key_prefix, request_id, idempotency_key, request_body, response_body)
-      select k.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
-        e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
-      from json_to_recordset(?::json) as e(at timestamptz, method text, route text, status int,
-        error_code text, duration_ms int, key_prefix text, request_id text, idempotency_key text,
-        request_body text, response_body text)
-      join api_key k on k.prefix = e.key_prefix`,
-    [JSON.stringify(rows)],
-    'run',
-  );
+  // On the pool itself, the batch as one bound parameter: the ORM's execute would escape the
+  // whole JSON text into the statement (a visible share of a busy API's CPU in the profile).
+  const pool = await orm.em.getConnection().getNativeClient();
+  await pool.query({ name: 'request_log_batch', text: INSERT_BATCH, values: [JSON.stringify(rows)] });
 }
+
+const INSERT_BATCH = `insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
+    key_prefix, request_id, idempotency_key, request_body, response_body)
+  select k.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
+    e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
+  from json_to_recordset($1::json) as e(at timestamptz, method text, route text, status int,
+    error_code text, duration_ms int, key_prefix text, request_id text, idempotency_key text,
+    request_body text, response_body text)
+  join api_key k on k.prefix = e.key_prefix`;
 
 /** The envelope's `error.code` of a failed answer, bounded. */
 function errorCodeOf(status: number, body: unknown): string | null {

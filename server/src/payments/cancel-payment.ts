@@ -1,4 +1,4 @@
-import { cancel, type Payment, providerNotConfigured, toPayment } from '@pis/shared';
+import { byActor, cancel, type Payment, providerNotConfigured, toPayment } from '@pis/shared';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { claimedProviderCall } from './provider-claims.ts';
 
@@ -17,7 +17,7 @@ export async function cancelPayment(
   const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const { applied } = await claimedProviderCall(deps, scope, {
     action: 'cancel',
-    decision: cancel,
+    decision: byActor(caller.actor, cancel),
     call: async (claimed, claimedAt) => {
       // Still PENDING: no provider has heard of it.
       if (claimed.status === 'PENDING') return;

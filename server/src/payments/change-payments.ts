@@ -1,4 +1,4 @@
-import type { AppError, Change, HistoryRecord, PaymentRecord } from '@pis/shared';
+import { type AppError, type Change, type HistoryRecord, type PaymentRecord, paymentNow } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
@@ -46,7 +46,7 @@ export interface Decided {
  * last one's result), read `now` and the rows once they are ours, decide each with the shared
  * state machine (`decide`, pure), save every step through the payment store in two statements,
  * and, after the commit, announce the next due times to the scheduler. A change that appends
- * nothing writes nothing.
+ * nothing (and moves no test clock) writes nothing.
  */
 export async function changePayments(
   deps: ChangeDeps,
@@ -59,11 +59,17 @@ export async function changePayments(
     // Read after the lock: a step applied by whoever held it is never "in the future" of ours.
     const now = deps.clock.now();
     const locked = await readLockedPayments(em, ids, options.withHistory ?? false);
-    const results = locked.map((payment) => ({ payment, decision: decide(payment, now) }));
+    // Each payment decides on its own clock (a test clock may run ahead: shared `paymentNow`);
+    // its next due time is stored on the real clock, which the scheduler and the sweep read.
+    const results = locked.map((payment) => {
+      const decision = decide(payment, paymentNow(payment.record, now));
+      if (!changed(payment.record, decision.change)) return { payment, decision };
+      return { payment, decision: { ...decision, change: onRealClock(decision.change) } };
+    });
     await saveSteps(
       em,
       results
-        .filter(({ decision }) => decision.change.history.length > 0)
+        .filter(({ payment, decision }) => changed(payment.record, decision.change))
         .map(({ payment, decision }) => ({
           record: decision.change.record,
           lastSeq: payment.lastSeq,
@@ -91,12 +97,29 @@ export async function changePayments(
   return decided;
 }
 
+/**
+ * A changed payment's next due time (the lifecycle computed it on the payment's clock) on the real
+ * one: the same time without a test clock.
+ */
+const onRealClock = (change: Change): Change => {
+  const { record } = change;
+  if (record.clockOffsetSeconds === 0 || !record.nextDueAt) return change;
+  return {
+    ...change,
+    record: { ...record, nextDueAt: new Date(record.nextDueAt.getTime() - record.clockOffsetSeconds * 1000) },
+  };
+};
+
+/** Something to save: new entries, or a test clock moved on with nothing due in between. */
+const changed = (before: PaymentRecord, change: Change) =>
+  change.history.length > 0 || change.record.clockOffsetSeconds !== before.clockOffsetSeconds;
+
 /** Tells the scheduler about new due times. Best effort: the sweep and every read catch up anyway. */
 async function announce(deps: ChangeDeps, decided: readonly Decided[], batch: boolean): Promise<void> {
   const due: DuePayment[] = [];
   for (const { before, change } of decided) {
     const dueAt = change.record.nextDueAt;
-    if (change.history.length > 0 && dueAt && before.nextDueAt?.getTime() !== dueAt.getTime()) {
+    if (changed(before, change) && dueAt && before.nextDueAt?.getTime() !== dueAt.getTime()) {
       due.push({ paymentId: change.record.id, dueAt });
     }
   }

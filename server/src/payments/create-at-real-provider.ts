@@ -1,4 +1,6 @@
 import {
+  type Actor,
+  byActor,
   type Change,
   type CreatedPayment,
   type CreatePaymentCommand,
@@ -33,13 +35,17 @@ export async function createAtRealProvider(
   received: Change,
   command: CreatePaymentCommand,
   claim: IdempotencyClaim | undefined,
+  /** Who creates it (an API key, a dashboard member), named on its entries as on the Mock bank path. */
+  actor?: Actor,
 ): Promise<CreatedPayment> {
   const paymentId = received.record.id;
   await insertPayment(deps.em, received);
   if (received.record.nextDueAt) await announcePaymentDue(deps, paymentId, received.record.nextDueAt);
 
   const bankId = command.bankId ?? null;
-  const decision = (payment: Change['record'], at: Date) => sendToProvider(payment, bankId, at);
+  const decision = byActor(actor, (payment: Change['record'], at: Date) =>
+    sendToProvider(payment, bankId, at),
+  );
   let started: Awaited<ReturnType<typeof claimedProviderCall<string | null>>>;
   try {
     started = await claimedProviderCall(

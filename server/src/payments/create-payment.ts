@@ -1,4 +1,5 @@
 import {
+  byActor,
   type Change,
   type CreatedPayment,
   type CreatePaymentCommand,
@@ -103,14 +104,14 @@ async function createClaimed(
     endToEndId: newEndToEndId(),
     mode: modeOf(caller),
   };
-  const received = receivePayment(command, ids, now);
+  const received = byActor(caller.actor, receivePayment)(command, ids, now);
   if (command.flowType === 'API_ONLY' && provider.keepsPayments) {
-    return createAtRealProvider(deps, provider, received, command, claim);
+    return createAtRealProvider(deps, provider, received, command, claim, caller.actor);
   }
   let change: Change = received;
   let customerUrl: string | null;
   if (command.flowType === 'API_ONLY') {
-    const sent = sendToProvider(received.record, command.bankId ?? null, now);
+    const sent = byActor(caller.actor, sendToProvider)(received.record, command.bankId ?? null, now);
     change = { record: sent.record, history: [...received.history, ...sent.history] };
     customerUrl = await startAtProvider(deps, provider, change, now);
   } else {

@@ -1,7 +1,10 @@
 import {
+  type Actor,
   AppError,
   type ApprovalTiming,
+  advanceClock,
   approve,
+  byActor,
   MOCK_PROVIDER,
   type PaymentRecord,
   type RejectReason,
@@ -24,7 +27,7 @@ const assertMockPayment = (payment: PaymentRecord) => {
   if (payment.provider !== MOCK_PROVIDER) {
     throw new AppError(
       'MOCK_BANK_ONLY',
-      `Only payments with provider ${MOCK_PROVIDER} can be decided at the Mock bank`,
+      `Only payments with provider ${MOCK_PROVIDER} can be decided at the Mock bank or have their clock advanced`,
     );
   }
 };
@@ -34,10 +37,11 @@ export function approveAtMockBank(
   deps: PaymentsDeps,
   scope: PaymentScope,
   chosen: ApprovalTiming | null,
+  actor: Actor,
 ): Promise<AppliedEvent> {
   return applyPaymentEvent(deps, scope, (payment, now) => {
     assertMockPayment(payment);
-    return approve(payment, resolveTiming(chosen, payment.mockBank), now);
+    return byActor(actor, approve)(payment, resolveTiming(chosen, payment.mockBank), now);
   });
 }
 
@@ -46,9 +50,26 @@ export function rejectAtMockBank(
   deps: PaymentsDeps,
   scope: PaymentScope,
   chosen: RejectReason | null,
+  actor: Actor,
 ): Promise<AppliedEvent> {
   return applyPaymentEvent(deps, scope, (payment, now) => {
     assertMockPayment(payment);
-    return reject(payment, resolveRejectReason(chosen, payment.mockBank), now);
+    return byActor(actor, reject)(payment, resolveRejectReason(chosen, payment.mockBank), now);
+  });
+}
+
+/**
+ * A test clock: moves the Mock bank payment's own clock `seconds` ahead, through the same lock
+ * and catch-up as every change (shared `advanceClock`). Mock payments only (a live payment's
+ * time is the bank's); a finished one is 409 PAYMENT_FINISHED.
+ */
+export function advanceMockBankClock(
+  deps: PaymentsDeps,
+  scope: PaymentScope,
+  seconds: number,
+): Promise<AppliedEvent> {
+  return applyPaymentEvent(deps, scope, (payment, now) => {
+    assertMockPayment(payment);
+    return advanceClock(payment, seconds, now);
   });
 }

@@ -25,7 +25,7 @@ import { preparedQuery } from '../db/prepared-query.ts';
  * (`row_to_json`, `json_agg`), which a query builder would only spell differently.
  */
 
-type SqlType = 'text' | 'numeric' | 'jsonb' | 'timestamptz';
+type SqlType = 'text' | 'numeric' | 'jsonb' | 'timestamptz' | 'integer' | 'boolean';
 
 /** A record field by its path: top-level, or one level into a group stored as flat columns. */
 type PaymentPath =
@@ -80,6 +80,7 @@ const PAYMENT_COLUMNS = [
   col('nextDueAt', 'next_due_at', 'timestamptz', STEP),
   col('consentStatus', 'consent_status', 'text', STEP),
   col('bankStatus', 'bank_status', 'text', STEP),
+  col('clockOffsetSeconds', 'clock_offset_seconds', 'integer', STEP),
 ] as const satisfies readonly Column<PaymentPath>[];
 
 /** `payment_history`'s columns besides its key (`payment_id`, `seq`). */
@@ -90,6 +91,8 @@ const HISTORY_COLUMNS = [
   col('provider', 'provider', 'text'),
   col('details', 'details', 'text'),
   col('timestamp', 'timestamp', 'timestamptz'),
+  col('simulated', 'simulated', 'boolean'),
+  col('actor', 'actor', 'jsonb'),
 ] as const satisfies readonly Column<keyof HistoryRecord>[];
 
 // A record field without a column (or a column without a field) does not compile.
@@ -125,6 +128,8 @@ const fromJson: Record<SqlType, (value: unknown) => unknown> = {
   numeric: (value) => value,
   jsonb: (value) => value,
   timestamptz: (value) => (value === null ? null : new Date(value as string)),
+  integer: (value) => value,
+  boolean: (value) => value,
 };
 
 /** A JSON object keyed by column (row_to_json's) -> the record. A group whose fields are all null is null. */
@@ -160,6 +165,8 @@ const toParameter: Record<SqlType, (value: unknown) => unknown> = {
   numeric: (value) => value,
   jsonb: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
   timestamptz: (value) => (value === null ? null : (value as Date).toISOString()),
+  integer: (value) => value,
+  boolean: (value) => value,
 };
 
 const castOf = (type: SqlType) => (type === 'text' ? '?' : `?::${type}`);

@@ -1,4 +1,4 @@
-import type { PaymentMode } from '@pis/shared';
+import type { Actor, PaymentMode } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -27,6 +27,8 @@ export interface PaymentsCaller {
   approvedProviders: readonly string[];
   /** The API key's mode: it sees only that mode's payments. Test when absent (the dashboard's). */
   mode?: PaymentMode | undefined;
+  /** Who acts, named on the history entries the call makes (an API key, a dashboard member). */
+  actor?: Actor;
 }
 
 export const modeOf = (caller: Pick<PaymentsCaller, 'mode'>): PaymentMode => caller.mode ?? 'test';

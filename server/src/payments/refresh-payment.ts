@@ -1,4 +1,4 @@
-import { AppError, catchUp, isTerminal, providerNotConfigured } from '@pis/shared';
+import { AppError, catchUp, isTerminal, paymentNow, providerNotConfigured } from '@pis/shared';
 import type { StatusUpdate } from '../providers/payment-provider.ts';
 import { applyPaymentEvent } from './apply-payment-event.ts';
 import type { LoadedPayment, PaymentScope } from './load-payment.ts';
@@ -30,7 +30,8 @@ export async function refreshPayment(
 ): Promise<LoadedPayment> {
   const { record } = loaded;
   if (isTerminal(record.status)) return loaded;
-  const now = deps.clock.now();
+  // On the payment's own clock (a test clock may run ahead of the real one).
+  const now = paymentNow(record, deps.clock.now());
   let update: StatusUpdate = catchUp;
   if (record.status !== 'PENDING') {
     const provider = deps.providers.get(record.provider);

@@ -1,5 +1,11 @@
-import { type Payment, type SandboxApproveInput, type SandboxRejectInput, toPayment } from '@pis/shared';
-import { approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
+import {
+  CUSTOMER_ACTOR,
+  type Payment,
+  type SandboxApproveInput,
+  type SandboxRejectInput,
+  toPayment,
+} from '@pis/shared';
+import { advanceMockBankClock, approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 
 /**
@@ -12,11 +18,9 @@ export async function sandboxApprove(
   paymentId: string,
   input: SandboxApproveInput,
 ): Promise<Payment> {
-  const applied = await approveAtMockBank(
-    deps,
-    { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) },
-    input,
-  );
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
+  // The merchant plays the customer: the entry names who did (their key or member), not "customer".
+  const applied = await approveAtMockBank(deps, scope, input, caller.actor ?? CUSTOMER_ACTOR);
   return toPayment(applied.record, applied.history);
 }
 
@@ -27,6 +31,18 @@ export async function sandboxReject(
   input: SandboxRejectInput,
 ): Promise<Payment> {
   const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
-  const applied = await rejectAtMockBank(deps, scope, input.reason ?? null);
+  const applied = await rejectAtMockBank(deps, scope, input.reason ?? null, caller.actor ?? CUSTOMER_ACTOR);
+  return toPayment(applied.record, applied.history);
+}
+
+/** A test clock: the payment as it is after its own clock moved `seconds` ahead. */
+export async function sandboxAdvance(
+  deps: PaymentsDeps,
+  caller: PaymentsCaller,
+  paymentId: string,
+  seconds: number,
+): Promise<Payment> {
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
+  const applied = await advanceMockBankClock(deps, scope, seconds);
   return toPayment(applied.record, applied.history);
 }

@@ -1,7 +1,7 @@
 import type { ApiKeyEntry, CreatedApiKey } from '@pis/shared';
 import { describe, expect, test, vi } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
-import { forgetKeyUseWrites, settleKeyUseWrites } from '../../src/auth/key-use.ts';
+import { forgetKeyUseWrites, settleKeyUseWrites } from '../../src/auth/authenticate-api-key.ts';
 import { ApiKey } from '../../src/db/entities/index.ts';
 import { adminCli, oneJsonLine } from '../helpers/admin-cli.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';

@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
     trustProxy: false,
     shutdownDrainMs: 0,
+    requestLog: true,
     metrics: undefined,
     tracing: undefined,
     webDistDir: '/nonexistent/web/dist',

@@ -89,6 +89,8 @@ describe('hosted page', () => {
     const stored = await readPayment(app, headers, payment.paymentId);
     expect(stored).toMatchObject({ status: 'AUTHORIZING', bankId: 'mock-fr-seine' });
     expect(stored.statusHistory.at(-1)).toMatchObject({ status: 'AUTHORIZING', provider: 'mock' });
+    // The customer chose the bank: the timeline says so.
+    expect(stored.statusHistory.at(-1)).toMatchObject({ actor: { type: 'customer' } });
 
     const session = trpcData<{ next: { mockBankUrl: string }; bank: { id: string }; defaultCountry: string }>(
       await trpcQuery(app, 'pages.hostedSession', { token: payment.token }),
@@ -182,7 +184,15 @@ describe('Mock bank page', () => {
       returnUrl: `https://shop.example/return?order=1001&paymentId=${payment.paymentId}&status=AUTHORIZED`,
     });
     clock.advance(60_000);
-    expect((await readPayment(app, headers, payment.paymentId)).status).toBe('COMPLETED');
+    const completed = await readPayment(app, headers, payment.paymentId);
+    expect(completed.status).toBe('COMPLETED');
+    // The customer approved (ACTC) at the Mock bank; its later steps are the bank's.
+    expect(completed.statusHistory.slice(-4).map((entry) => entry.actor?.type)).toEqual([
+      'customer',
+      'bank',
+      'bank',
+      'bank',
+    ]);
   });
 
   test("approve without a choice uses the request's scenario", async () => {

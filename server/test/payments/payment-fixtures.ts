@@ -56,6 +56,8 @@ export interface PaymentData extends Omit<CreatedData, 'redirectUrl'> {
     timestamp: string;
     provider: string | null;
     details: string | null;
+    simulated?: true;
+    actor?: { type: string; name?: string };
   }[];
 }
 

@@ -6,7 +6,7 @@ import { Organization } from './organization.entity.ts';
  * Only a SHA-256 of the key is stored, and it is what finds the row (unique): nothing of the
  * organization is read for a key whose hash does not match. `prefix` (the first characters of
  * the key, not secret) is for people telling keys apart. `lastUsedAt` is written at most once a
- * minute per key, off the request's path (auth/key-use.ts).
+ * minute per key, off the request's path (auth/authenticate-api-key.ts, recordKeyUse).
  */
 export const ApiKey = defineEntity({
   name: 'ApiKey',

@@ -53,6 +53,8 @@ export const Payment = defineEntity({
     consentStatus: p.string().length(10).nullable(),
     /** A real provider's payment status as its bank reported it (obie); null for the Mock bank. */
     bankStatus: p.string().length(10).nullable(),
+    /** How far the payment's test clock is ahead of the real time (Mock bank only; shared `paymentNow`). */
+    clockOffsetSeconds: p.integer().default(0),
     version: p.integer().version(),
   },
   indexes: [

@@ -2,6 +2,8 @@ import {
   AppError,
   type BankList,
   bankCountries,
+  byActor,
+  CUSTOMER_ACTOR,
   findBank,
   type HostedSession,
   isPracticeBank,
@@ -95,7 +97,9 @@ export async function chooseBank(
   const provider = deps.providers.get(record.provider);
   if (!provider) throw providerNotConfigured(record.provider);
 
-  const decision: PaymentEvent = (payment, at) => sendToProvider(payment, bankId, at);
+  // The customer chose the bank: the entry is theirs.
+  const decision: PaymentEvent = (payment, at) =>
+    byActor(CUSTOMER_ACTOR, sendToProvider)(payment, bankId, at);
   const { answer } = await claimedProviderCall(
     deps,
     { paymentId: record.id },

@@ -1,6 +1,7 @@
 import {
   AppError,
   type ApprovalTiming,
+  CUSTOMER_ACTOR,
   type DecisionResult,
   findBank,
   MOCK_PROVIDER,
@@ -38,7 +39,7 @@ export async function approveOnPage(
   scenario: ApprovalTiming,
 ): Promise<DecisionResult> {
   const { record } = await openLink(deps, token, 'mock-bank');
-  return decision(await approveAtMockBank(deps, { paymentId: record.id }, scenario));
+  return decision(await approveAtMockBank(deps, { paymentId: record.id }, scenario, CUSTOMER_ACTOR));
 }
 
 export async function rejectOnPage(
@@ -47,7 +48,7 @@ export async function rejectOnPage(
   reason: RejectReason,
 ): Promise<DecisionResult> {
   const { record } = await openLink(deps, token, 'mock-bank');
-  return decision(await rejectAtMockBank(deps, { paymentId: record.id }, reason));
+  return decision(await rejectAtMockBank(deps, { paymentId: record.id }, reason, CUSTOMER_ACTOR));
 }
 
 /** Where the customer goes now, with the status at this moment. */

@@ -1,7 +1,8 @@
 import { type Payment, paymentEtag } from '@pis/shared';
-import type { Context } from '../../context.ts';
+import { prefixOf } from '../../auth/api-key-secret.ts';
 import type { AskedWait } from '../../http/live-read.ts';
-import type { PaymentsDeps } from '../payments-deps.ts';
+import type { Context } from '../../trpc/trpc.ts';
+import type { PaymentsCaller, PaymentsDeps } from '../payments-deps.ts';
 import { honoursWait, type WaitingRead, withinWaitAllowance } from '../read-payment.ts';
 
 /** The payments domain's dependencies, from a request's context. */
@@ -34,3 +35,15 @@ export function answerLiveRead(ctx: Context, payment: Payment, wait: WaitingRead
   if (honoursWait(wait)) ctx.setHeader('preference-applied', `wait=${wait.waitSeconds}`);
   return payment;
 }
+
+/**
+ * The API key's caller, named on the history entries its call makes by the key's non-secret
+ * prefix (read from the header the key was proven with: no lookup).
+ */
+export const keyCaller = (ctx: {
+  caller: PaymentsCaller;
+  apiKeyHeader: Context['apiKeyHeader'];
+}): PaymentsCaller => {
+  const name = typeof ctx.apiKeyHeader === 'string' ? prefixOf(ctx.apiKeyHeader) : undefined;
+  return name ? { ...ctx.caller, actor: { type: 'api_key', name } } : ctx.caller;
+};

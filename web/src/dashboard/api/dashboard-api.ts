@@ -52,6 +52,9 @@ export const dashboardApi = {
     dashboardTrpc.dashboard.payments.approve.mutate({ paymentId, scenario }),
   reject: (paymentId: string, reason: Inputs['payments']['reject']['reason']) =>
     dashboardTrpc.dashboard.payments.reject.mutate({ paymentId, reason }),
+  /** A test clock: the payment's own clock `seconds` ahead. */
+  advance: (paymentId: string, seconds: number) =>
+    dashboardTrpc.dashboard.payments.advance.mutate({ paymentId, seconds }),
 
   returnOrigins: async (signal?: AbortSignal) =>
     (await dashboardTrpc.dashboard.settings.returnOrigins.query(undefined, { signal })).allowedReturnOrigins,

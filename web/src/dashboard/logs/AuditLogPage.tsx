@@ -18,6 +18,7 @@ const ACTIONS: Record<string, string> = {
   'payment.cancelled': 'Payment cancelled',
   'payment.approved': 'Payment approved',
   'payment.rejected': 'Payment rejected',
+  'payment.clock_advanced': 'Test clock advanced',
   'operator.command': 'Operator command',
 };
 const ACTORS: Record<string, string> = { user: 'User', api_key: 'API key', operator: 'Operator' };

@@ -20,6 +20,40 @@ interface PaymentActionsProps {
   onDone: (message: string) => void;
 }
 
+/** How far "Advance time" moves a test payment's clock: past each step of the timelines, and the expiry. */
+const CLOCK_SPANS = [
+  { seconds: 15, label: '15 seconds' },
+  { seconds: 60, label: '1 minute' },
+  { seconds: 600, label: '10 minutes' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours (past the expiry)' },
+] as const;
+
+/** Each confirmation's words: the title names the payment and its amount. */
+const DIALOGS = {
+  cancel: {
+    verb: 'Cancel',
+    confirmLabel: 'Cancel payment',
+    pendingLabel: 'Cancelling…',
+    keepLabel: 'Keep payment',
+    tone: 'danger',
+  },
+  approve: {
+    verb: 'Approve',
+    confirmLabel: 'Approve payment',
+    pendingLabel: 'Approving…',
+    keepLabel: 'Not now',
+    tone: 'primary',
+  },
+  reject: {
+    verb: 'Reject',
+    confirmLabel: 'Reject payment',
+    pendingLabel: 'Rejecting…',
+    keepLabel: 'Keep payment',
+    tone: 'danger',
+  },
+} as const;
+
 type Asking = { action: 'cancel' } | { action: 'approve'; scenario: Scenario } | { action: 'reject' };
 
 const scenarioText = (scenario: Scenario): string =>
@@ -46,9 +80,12 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
   const cancel = useDashboardAction(dashboardApi.cancel);
   const approve = useDashboardAction(dashboardApi.approve);
   const reject = useDashboardAction(dashboardApi.reject);
-  const busy = cancel.pending || approve.pending || reject.pending;
+  const advance = useDashboardAction(dashboardApi.advance);
+  const [span, setSpan] = useState<number>(CLOCK_SPANS[0].seconds);
+  const calls = { cancel, approve, reject };
+  const busy = cancel.pending || approve.pending || reject.pending || advance.pending;
 
-  if (!allowed.cancel && !allowed.approve && !allowed.reject) return null;
+  if (!allowed.cancel && !allowed.approve && !allowed.reject && !allowed.advance) return null;
 
   const amount = formatAmount(payment.amount.value, payment.amount.currency);
   const payee = payment.toAccount.accountName;
@@ -71,6 +108,15 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
   const finish = (message: string) => {
     setAsking(null);
     onDone(message);
+  };
+
+  const onAdvance = async (event: FormEvent) => {
+    event.preventDefault();
+    const label = CLOCK_SPANS.find((entry) => entry.seconds === span)?.label ?? `${span} s`;
+    const done = await advance.run(payment.paymentId, span);
+    if (done.ok) {
+      finish(`Moved the test clock of ${named} ${label} ahead. It is now ${statusLabel(done.value.status)}.`);
+    }
   };
 
   const confirm = async () => {
@@ -130,57 +176,56 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
           </button>
         </div>
       ) : null}
-      {asking?.action === 'cancel' ? (
-        <ConfirmDialog
-          title={`Cancel the payment of ${named}?`}
-          confirmLabel="Cancel payment"
-          pendingLabel="Cancelling…"
-          keepLabel="Keep payment"
-          tone="danger"
-          pending={cancel.pending}
-          error={cancel.error}
-          onConfirm={confirm}
-          onKeep={close}
-        >
-          <p>
-            Payment <code>{payment.paymentId}</code>, reference “{payment.reference.reference}”. The customer
-            can no longer approve it. This cannot be undone.
-          </p>
-        </ConfirmDialog>
+      {allowed.advance ? (
+        <form onSubmit={onAdvance} className="action-box" aria-label="Test clock">
+          <div className="field">
+            <label htmlFor={`${payment.paymentId}-clock`}>Advance time</label>
+            <select
+              id={`${payment.paymentId}-clock`}
+              value={span}
+              disabled={busy}
+              aria-describedby={`${payment.paymentId}-clock-hint`}
+              onChange={(event) => setSpan(Number(event.target.value))}
+            >
+              {CLOCK_SPANS.map((entry) => (
+                <option key={entry.seconds} value={entry.seconds}>
+                  {entry.label}
+                </option>
+              ))}
+            </select>
+            <p id={`${payment.paymentId}-clock-hint`} className="field__hint">
+              A test clock for this payment only: what falls due in that time happens now, marked simulated.
+            </p>
+          </div>
+          {advance.error ? (
+            <p className="field__error" role="alert">
+              {advance.error.message}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={busy}>
+            {advance.pending ? 'Advancing…' : 'Advance time'}
+          </button>
+        </form>
       ) : null}
-      {asking?.action === 'approve' ? (
+      {asking ? (
         <ConfirmDialog
-          title={`Approve the payment of ${named}?`}
-          confirmLabel="Approve payment"
-          pendingLabel="Approving…"
-          keepLabel="Not now"
-          tone="primary"
-          pending={approve.pending}
-          error={approve.error}
+          title={`${DIALOGS[asking.action].verb} the payment of ${named}?`}
+          confirmLabel={DIALOGS[asking.action].confirmLabel}
+          pendingLabel={DIALOGS[asking.action].pendingLabel}
+          keepLabel={DIALOGS[asking.action].keepLabel}
+          tone={DIALOGS[asking.action].tone}
+          pending={calls[asking.action].pending}
+          error={calls[asking.action].error}
           onConfirm={confirm}
           onKeep={close}
         >
           <p>
-            Payment <code>{payment.paymentId}</code>, as its customer would at the Mock bank (
-            {scenarioText(asking.scenario)}). No real money moves.
-          </p>
-        </ConfirmDialog>
-      ) : null}
-      {asking?.action === 'reject' ? (
-        <ConfirmDialog
-          title={`Reject the payment of ${named}?`}
-          confirmLabel="Reject payment"
-          pendingLabel="Rejecting…"
-          keepLabel="Keep payment"
-          tone="danger"
-          pending={reject.pending}
-          error={reject.error}
-          onConfirm={confirm}
-          onKeep={close}
-        >
-          <p>
-            Payment <code>{payment.paymentId}</code>, as its customer would at the Mock bank, with reason{' '}
-            {reasonText(reason)}. It ends as failed; this cannot be undone.
+            Payment <code>{payment.paymentId}</code>
+            {asking.action === 'cancel'
+              ? `, reference “${payment.reference.reference}”. The customer can no longer approve it. This cannot be undone.`
+              : asking.action === 'approve'
+                ? `, as its customer would at the Mock bank (${scenarioText(asking.scenario)}). No real money moves.`
+                : `, as its customer would at the Mock bank, with reason ${reasonText(reason)}. It ends as failed; this cannot be undone.`}
           </p>
         </ConfirmDialog>
       ) : null}

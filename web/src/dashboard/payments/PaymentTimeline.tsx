@@ -5,6 +5,23 @@ import { isoMeaning, reasonMeaning } from '../components/iso-meaning.ts';
 import { StatusBadge, statusTone } from '../components/StatusBadge.tsx';
 
 type HistoryEntry = NonNullable<Payment['statusHistory']>[number];
+type Actor = NonNullable<HistoryEntry['actor']>;
+
+/** Who made an entry, in words (the API's `actor`). */
+export const actorText = (actor: Actor): string => {
+  switch (actor.type) {
+    case 'member':
+      return `by ${actor.name ?? 'a team member'}`;
+    case 'customer':
+      return 'by the customer';
+    case 'bank':
+      return 'by the bank';
+    case 'expiry':
+      return 'by the 24-hour expiry';
+    case 'api_key':
+      return `by API key ${actor.name ? `${actor.name}…` : ''}`.trim();
+  }
+};
 
 /** Every status the payment has had, oldest first, as a line of steps with their times. */
 export const PaymentTimeline = ({ history }: { history: HistoryEntry[] }) => {
@@ -43,6 +60,13 @@ export const PaymentTimeline = ({ history }: { history: HistoryEntry[] }) => {
                   {formatPreciseTime(entry.timestamp)}
                 </time>
                 {entry.provider ? ` · ${entry.provider}` : ''}
+                {entry.actor ? ` · ${actorText(entry.actor)}` : ''}
+                {entry.simulated ? (
+                  <>
+                    {' · '}
+                    <span className="timeline__simulated">Simulated (test clock)</span>
+                  </>
+                ) : null}
               </p>
               {entry.details ? <p className="timeline__details">{entry.details}</p> : null}
             </div>

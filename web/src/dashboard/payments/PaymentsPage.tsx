@@ -1,5 +1,5 @@
 import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES } from '@pis/shared/payment-statuses';
-import { useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
@@ -11,10 +11,14 @@ import { LoadProblem } from '../components/LoadProblem.tsx';
 import { RelativeTime } from '../components/RelativeTime.tsx';
 import { ScrollTable } from '../components/ScrollTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { TextField } from '../components/TextField.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
 import { useDashboardQuery } from '../session/use-dashboard-query.ts';
-import { isFiltered, type ListQuery, readListQuery } from './list-query.ts';
+import { exportQuery, isFiltered, type ListQuery, readListQuery, SEARCH_MAX } from './list-query.ts';
+
+/** The session-authenticated CSV download (server/src/dashboard/export-route.ts). */
+const DASHBOARD_EXPORT_URL = '/api/dashboard/payments/export';
 
 const RESET_NOTICE = (unusable: string[]) =>
   `The address asked for ${unusable.join(' and ')}, which this list cannot show, so it shows every payment from the first page.`;
@@ -68,7 +72,7 @@ export const PaymentsPage = () => {
       <p role="status" className="notice-line">
         {notice}
       </p>
-      <Filters query={query} providers={organization.approvedProviders} onChange={update} />
+      <Filters params={params} query={query} providers={organization.approvedProviders} onChange={update} />
       {result.state === 'loading' ? <LoadingStatus label="Loading payments…" /> : null}
       {result.state === 'failed' ? <LoadProblem error={result.error} onRetry={reload} /> : null}
       {result.state === 'ready' ? (
@@ -88,45 +92,107 @@ export const PaymentsPage = () => {
 };
 
 interface FiltersProps {
+  params: URLSearchParams;
   query: ListQuery;
   providers: readonly string[];
   onChange: (changes: Record<string, string | null>) => void;
 }
 
-const Filters = ({ query, providers, onChange }: FiltersProps) => {
-  const ids = useId();
+/**
+ * Status and provider apply when picked; the search and the days when the form is sent (one
+ * request per search, not per key). All of it lives in the address.
+ */
+const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
+  const addressSearch = query.search ?? '';
+  const addressFrom = query.createdFrom ? (params.get('from') ?? '') : '';
+  const addressTo = query.createdTo ? (params.get('to') ?? '') : '';
+  const [search, setSearch] = useState(addressSearch);
+  const [from, setFrom] = useState(addressFrom);
+  const [to, setTo] = useState(addressTo);
+  // Back, a link or "Show all payments" change the address: the fields follow it.
+  useEffect(() => {
+    setSearch(addressSearch);
+    setFrom(addressFrom);
+    setTo(addressTo);
+  }, [addressSearch, addressFrom, addressTo]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onChange({ search: search.trim() || null, from: from || null, to: to || null, page: null });
+  };
   return (
-    <div className="filters">
-      <div className="field">
-        <label htmlFor={`${ids}-status`}>Status</label>
-        <select
-          id={`${ids}-status`}
-          value={query.status ?? ''}
-          onChange={(event) => onChange({ status: event.target.value || null, page: null })}
-        >
-          <option value="">All statuses</option>
-          {PAYMENT_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {PAYMENT_STATUS_LABELS[value]}
-            </option>
-          ))}
-        </select>
+    <form className="filters" onSubmit={submit} aria-label="Find payments">
+      <TextField
+        label="Search"
+        type="search"
+        value={search}
+        maxLength={SEARCH_MAX}
+        hint="Payment id, end-to-end id, reference or payee"
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      <TextField
+        label="From"
+        type="date"
+        value={from}
+        max={to || undefined}
+        onChange={(event) => setFrom(event.target.value)}
+      />
+      <TextField
+        label="To"
+        type="date"
+        value={to}
+        min={from || undefined}
+        onChange={(event) => setTo(event.target.value)}
+      />
+      <ChoiceFilter
+        label="Status"
+        all="All statuses"
+        value={query.status}
+        choices={PAYMENT_STATUSES.map((value) => ({ value, label: PAYMENT_STATUS_LABELS[value] }))}
+        onChange={(status) => onChange({ status, page: null })}
+      />
+      <ChoiceFilter
+        label="Provider"
+        all="All providers"
+        value={query.provider}
+        choices={providers.map((value) => ({ value, label: value }))}
+        onChange={(provider) => onChange({ provider, page: null })}
+      />
+      <div className="actions">
+        <button type="submit" className="button">
+          Search
+        </button>
+        <a className="button" href={`${DASHBOARD_EXPORT_URL}?${exportQuery(query)}`} download="payments.csv">
+          Export CSV
+        </a>
       </div>
-      <div className="field">
-        <label htmlFor={`${ids}-provider`}>Provider</label>
-        <select
-          id={`${ids}-provider`}
-          value={query.provider ?? ''}
-          onChange={(event) => onChange({ provider: event.target.value || null, page: null })}
-        >
-          <option value="">All providers</option>
-          {providers.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </select>
-      </div>
+    </form>
+  );
+};
+
+interface ChoiceFilterProps {
+  label: string;
+  /** The first option, which filters nothing. */
+  all: string;
+  value: string | undefined;
+  choices: readonly { value: string; label: string }[];
+  /** The chosen value, or null for "all". */
+  onChange: (value: string | null) => void;
+}
+
+/** A filter that applies when picked. */
+const ChoiceFilter = ({ label, all, value, choices, onChange }: ChoiceFilterProps) => {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value ?? ''} onChange={(event) => onChange(event.target.value || null)}>
+        <option value="">{all}</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 };

@@ -3,7 +3,7 @@ import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { cancelPayment } from '../../cancel-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
+import { keyCaller, paymentsDeps } from '../payments-context.ts';
 
 export const cancelPaymentProcedure = writeProcedure
   .meta({
@@ -36,4 +36,4 @@ export const cancelPaymentProcedure = writeProcedure
   })
   .input(PaymentIdInput)
   .output(Payment)
-  .mutation(({ ctx, input }) => cancelPayment(paymentsDeps(ctx), ctx.caller, input.paymentId));
+  .mutation(({ ctx, input }) => cancelPayment(paymentsDeps(ctx), keyCaller(ctx), input.paymentId));

@@ -8,7 +8,7 @@ import {
   PROVIDER_NOT_APPROVED_403,
   paymentErrorResponses,
 } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
+import { keyCaller, paymentsDeps } from '../payments-context.ts';
 
 export const createPaymentProcedure = writeProcedure
   .meta({
@@ -55,5 +55,5 @@ export const createPaymentProcedure = writeProcedure
   .input(CreatePaymentInput)
   .output(CreatedPayment)
   .mutation(({ ctx, input }) =>
-    createPayment(paymentsDeps(ctx), ctx.caller, input, parseIdempotencyKey(ctx.idempotencyKeyHeader)),
+    createPayment(paymentsDeps(ctx), keyCaller(ctx), input, parseIdempotencyKey(ctx.idempotencyKeyHeader)),
   );

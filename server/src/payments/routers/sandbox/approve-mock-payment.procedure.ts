@@ -3,7 +3,7 @@ import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { sandboxApprove } from '../../sandbox.ts';
 import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
+import { keyCaller, paymentsDeps } from '../payments-context.ts';
 
 export const approveMockPaymentProcedure = writeProcedure
   .meta({
@@ -32,5 +32,5 @@ export const approveMockPaymentProcedure = writeProcedure
   .input(SandboxApproveRequest)
   .output(Payment)
   .mutation(({ ctx, input: { paymentId, ...timing } }) =>
-    sandboxApprove(paymentsDeps(ctx), ctx.caller, paymentId, timing),
+    sandboxApprove(paymentsDeps(ctx), keyCaller(ctx), paymentId, timing),
   );

@@ -3,7 +3,7 @@ import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { sandboxReject } from '../../sandbox.ts';
 import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
+import { keyCaller, paymentsDeps } from '../payments-context.ts';
 
 export const rejectMockPaymentProcedure = writeProcedure
   .meta({
@@ -29,5 +29,5 @@ export const rejectMockPaymentProcedure = writeProcedure
   .input(SandboxRejectRequest)
   .output(Payment)
   .mutation(({ ctx, input: { paymentId, ...body } }) =>
-    sandboxReject(paymentsDeps(ctx), ctx.caller, paymentId, body),
+    sandboxReject(paymentsDeps(ctx), keyCaller(ctx), paymentId, body),
   );

@@ -1,4 +1,5 @@
 import { router } from '../../../trpc/trpc.ts';
+import { advanceMockClockProcedure } from './advance-mock-clock.procedure.ts';
 import { approveMockPaymentProcedure } from './approve-mock-payment.procedure.ts';
 import { rejectMockPaymentProcedure } from './reject-mock-payment.procedure.ts';
 
@@ -6,4 +7,5 @@ import { rejectMockPaymentProcedure } from './reject-mock-payment.procedure.ts';
 export const sandboxRouter = router({
   approve: approveMockPaymentProcedure,
   reject: rejectMockPaymentProcedure,
+  advance: advanceMockClockProcedure,
 });

@@ -7,8 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  * volumes (payment_day_volume, the overview) count test payments only: a live list counts its rows (live payments only exist for organizations
  * approved for a real bank, and are few here); see docs/decisions/072-live-and-test-modes.md.
  */
-export class Migration20261125170000_live_and_test_modes extends Migration {
-  override name = 'Migration20261125170000_live_and_test_modes';
+export class Migration20261125174000_live_and_test_modes extends Migration {
+  override name = 'Migration20261125174000_live_and_test_modes';
 
   override up(): void | Promise<void> {
     this.addSql(

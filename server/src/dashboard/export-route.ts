@@ -1,0 +1,43 @@
+import { detailsFromZodError, ExportPaymentsQuery, validationFailed } from '@pis/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateSession } from '../accounts/sessions.ts';
+import { exportPayments } from '../payments/export-payments.ts';
+import { paymentsDeps } from '../payments/routers/payments-context.ts';
+import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
+import type { Context } from '../trpc/trpc.ts';
+
+/** Where the dashboard's "Export CSV" link points (under /api so `npm run dev` forwards it). */
+export const DASHBOARD_EXPORT_PATH = '/api/dashboard/payments/export';
+
+/**
+ * The dashboard's CSV export: GET /payments/export's filters, CSV and streaming
+ * (payments/export-payments.ts), for the signed-in user's organization instead of an API key.
+ *
+ * A plain route, not a `dashboard.*` procedure: /trpc answers JSON only, and the file should be
+ * a download the browser streams to disk (a link), not a body the page holds in memory. The
+ * session cookie is SameSite=Lax and a GET changes nothing, so no CSRF header is asked (a link
+ * cannot send one); another site can start the download but never read it.
+ * Failures before the first byte are the usual envelope (root error handler).
+ */
+export function dashboardExportRoute(
+  app: FastifyInstance,
+  createContext: (options: { req: FastifyRequest; res: FastifyReply }) => Context,
+): void {
+  app.get(DASHBOARD_EXPORT_PATH, async (request, reply) => {
+    const ctx = createContext({ req: request, res: reply });
+    const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock);
+    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'dashboard', session.id);
+    const parsed = ExportPaymentsQuery.safeParse(request.query);
+    if (!parsed.success) throw validationFailed(detailsFromZodError(parsed.error));
+    const caller = {
+      organizationId: session.organization.id,
+      approvedProviders: session.organization.approvedProviders,
+    };
+    const csv = await exportPayments(paymentsDeps(ctx), caller, parsed.data);
+    return reply
+      .code(200)
+      .headers({ 'content-disposition': 'attachment; filename="payments.csv"', 'cache-control': 'no-store' })
+      .header('content-type', 'text/csv; charset=utf-8')
+      .send(csv);
+  });
+}
