@@ -7,6 +7,7 @@ import { type Goal, printGoals } from './goals.ts';
 import { type LiveReadsResult, measureLiveReads } from './live-reads.ts';
 import type { LoadSpec } from './load.ts';
 import { runLoad } from './load-runner.ts';
+import { measureObie, type ObieResult, printObie } from './obie.ts';
 import { type CostRow, measureOperationsCosts, printOperationsCosts } from './operations-costs.ts';
 import { runScaleBench } from './scale.ts';
 import { startService } from './service.ts';
@@ -62,6 +63,12 @@ const scale = process.argv.includes('--scale');
 const liveOnly = process.argv.includes('--live-only');
 // `npm run bench -- --http-only` measures only create and get against the baseline.
 const httpOnly = process.argv.includes('--http-only');
+/** Ends the run after the obie measure (`--obie-only`). */
+class ObieOnly extends Error {}
+// `npm run bench -- --obie` adds the obie provider through the sandbox bank (bench/obie.ts);
+// `--obie-only` measures only that.
+const obieOnly = process.argv.includes('--obie-only');
+const withObie = obieOnly || process.argv.includes('--obie');
 // `--profile DIR` writes a CPU profile of this process (the service) per measured service load.
 const profileDir = argument('--profile');
 // What the request log, a metrics scrape and tracing cost a request: in the full run, or alone
@@ -71,7 +78,10 @@ const rows: Row[] = [];
 let costs: CostRow[] = [];
 let lag: LagResult | undefined;
 let live: LiveReadsResult | undefined;
+let obie: ObieResult | undefined;
 try {
+  if (withObie) obie = await measureObie(throwaway);
+  if (obieOnly) throw new ObieOnly();
   const baselineUrl = await throwaway.createDatabase('baseline');
   const serviceDatabaseUrl = await throwaway.createDatabase('service');
 
@@ -99,9 +109,12 @@ try {
   } finally {
     await service.close();
   }
+} catch (error) {
+  if (!(error instanceof ObieOnly)) throw error;
 } finally {
   await throwaway.stop();
 }
+if (obie) printObie(obie);
 if (rows.length > 0) print(rows);
 if (costs.length > 0) printOperationsCosts(costs);
 if (lag) {
@@ -132,7 +145,7 @@ if (live) {
       `${reads.polling} on the spec's schedule (${reads.pollingSeconds} s)`,
   );
 }
-if (!scale)
+if (!scale && !obieOnly)
   printGoals([...rows.flatMap(goalsOf), ...(lag ? lagGoals(lag) : []), ...(live ? liveGoals(live) : [])]);
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 

@@ -204,7 +204,7 @@ describe('keys at rest and in logs', () => {
     const row = await orm.em.fork().findOneOrFail(ApiKey, { id: apiKeyId });
     expect(row.keyHash).toBe(hashApiKey(apiKey));
     expect(JSON.stringify(row)).not.toContain(apiKey.slice(12));
-    expect(row.prefix).toBe(apiKey.slice(0, 12));
+    expect(row.prefix).toBe(apiKey.slice(0, 17));
   });
 
   test('a key never reaches the log, even at trace level with request logging', async () => {

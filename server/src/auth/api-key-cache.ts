@@ -1,3 +1,4 @@
+import type { PaymentMode } from '@pis/shared';
 import { ANY_KEY, CHANNELS, type Notifications } from '../db/notifications.ts';
 
 /** What the key lookup proves about a key (see authenticate-api-key.ts), as the cache keeps it. */
@@ -9,6 +10,7 @@ export interface ProvenKey {
   expires_at: string | null;
   organization_id: string;
   providers: string[];
+  mode: PaymentMode;
 }
 
 /**

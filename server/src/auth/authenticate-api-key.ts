@@ -1,4 +1,4 @@
-import { AppError, MESSAGES, MOCK_PROVIDER } from '@pis/shared';
+import { AppError, MESSAGES, MOCK_PROVIDER, type PaymentMode } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
@@ -16,6 +16,8 @@ export interface Caller {
   /** Always contains `mock`, then the operator-approved providers. */
   approvedProviders: string[];
   permissions: Record<Permission, boolean>;
+  /** The key's mode: it sees only that mode's payments (docs/decisions/072-live-and-test-modes.md). */
+  mode: PaymentMode;
 }
 
 /**
@@ -104,14 +106,15 @@ export async function authenticateApiKey(
   }
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
   if (!proven) {
-    const { id, can_read, can_write, expires_at, organization_id, providers } = key;
-    cache.put(keyHash, { id, can_read, can_write, expires_at, organization_id, providers }, generation);
+    const { id, can_read, can_write, expires_at, organization_id, providers, mode } = key;
+    cache.put(keyHash, { id, can_read, can_write, expires_at, organization_id, providers, mode }, generation);
   }
   const caller: Caller = {
     organizationId: key.organization_id,
     apiKeyId: key.id,
     approvedProviders: [MOCK_PROVIDER, ...key.providers],
     permissions: { read: key.can_read, write: key.can_write },
+    mode: key.mode,
   };
   recordKeyUse(em, key.id, now, options.logger);
   requirePermission(caller, permission);
@@ -132,7 +135,7 @@ export async function authenticateApiKey(
  */
 const keyLookupSql = (preloadSql: string | undefined, permission: Permission | undefined) => `
   with k as (
-    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, o.active
+    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, o.active
     from api_key k join organization o on o.id = k.organization_id
     where k.key_hash = ?
   )${
@@ -145,7 +148,7 @@ const keyLookupSql = (preloadSql: string | undefined, permission: Permission | u
         )}`
       : ''
   }
-  select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.active,
+  select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, k.active,
     array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
@@ -162,6 +165,7 @@ interface KeyRow {
   expires_at: string | null;
   revoked_at: string | null;
   organization_id: string;
+  mode: PaymentMode;
   active: boolean;
   providers: string[];
   preloaded?: unknown;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ApiKeyName, ApiKeyPermission, Email, NewPassword, ProviderCode } from '@pis/shared';
+import { ApiKeyName, ApiKeyPermission, Email, NewPassword, PAYMENT_MODES, ProviderCode } from '@pis/shared';
 import { z } from 'zod';
 import { permissionsFrom } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
@@ -31,6 +31,7 @@ const Id = z.string().trim().min(1).max(100);
 /** A key id or the key itself (`pis_` + 48 characters). */
 const KeyReference = z.string().trim().min(1).max(100);
 const Name = z.string().trim().min(1, 'must not be empty').max(200);
+const Mode = z.enum(PAYMENT_MODES);
 const Bool = z.enum(['true', 'false']).transform((value) => value === 'true');
 const PermissionList = z
   .string()
@@ -97,12 +98,14 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'key:create': {
-    usage: 'key:create --org ID --permissions read|write|read,write [--name NAME] [--expires-at ISO-8601]',
+    usage:
+      'key:create --org ID --permissions read|write|read,write [--name NAME] [--expires-at ISO-8601] [--mode test|live]',
     options: {
       org: { type: 'string' },
       permissions: { type: 'string' },
       name: { type: 'string' },
       'expires-at': { type: 'string' },
+      mode: { type: 'string' },
     },
     prepare: (values, clock) => {
       const org = value(Id, values, 'org');
@@ -110,10 +113,12 @@ export const COMMANDS: Record<string, Command> = {
       const name = values.name === undefined ? undefined : value(ApiKeyName, values, 'name');
       const expiresAt =
         values['expires-at'] === undefined ? undefined : value(ExpiresAt, values, 'expires-at');
+      // Test unless asked; a live key only for an organization approved for a real provider.
+      const mode = values.mode === undefined ? undefined : value(Mode, values, 'mode');
       // A past date is allowed on purpose: an already-expired key lets a merchant's tests
       // check their handling of 401 "Invalid API key".
       return (actions, em) =>
-        actions.createKey(em, { organizationId: org, permissions, expiresAt, name }, clock);
+        actions.createKey(em, { organizationId: org, permissions, expiresAt, name, mode }, clock);
     },
   },
   'key:list': {

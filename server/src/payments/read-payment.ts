@@ -3,7 +3,7 @@ import type { RateLimitConfig } from '../config.ts';
 import { type LoadedPayment, loadedPayment, loadPayment, type PaymentScope } from './load-payment.ts';
 import type { PaymentJson } from './payment-store.ts';
 import type { PaymentWaiters } from './payment-waiters.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
 
 /** A read that may wait for a change (DESIGN.md "Live reads"; headers read in http/live-read.ts). */
@@ -56,7 +56,7 @@ export async function getPayment(
   preloaded?: unknown,
   wait?: WaitingRead,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   if (wait && honoursWait(wait)) return waitForChange(deps, scope, wait);
   const loaded =
     preloaded === undefined
@@ -118,7 +118,7 @@ export async function syncPayment(
   caller: PaymentsCaller,
   paymentId: string,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const current = await refreshPayment(deps, scope, await loadPayment(deps.em, scope), 'report');
   return toPayment(current.record, current.history);
 }

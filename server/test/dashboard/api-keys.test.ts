@@ -29,10 +29,10 @@ describe('the API keys page', () => {
     const made = data<CreatedApiKey>(
       await b.mutation('apiKeys.create', { name: 'Checkout server', permissions: ['read'] }),
     );
-    expect(made.secret).toMatch(/^pis_[0-9A-Za-z]{48}$/);
+    expect(made.secret).toMatch(/^pis_test_[0-9A-Za-z]{48}$/);
     expect(made.apiKey).toMatchObject({
       name: 'Checkout server',
-      prefix: made.secret.slice(0, 12),
+      prefix: made.secret.slice(0, 17),
       permissions: ['read'],
       expiresAt: null,
       lastUsedAt: null,
@@ -229,7 +229,7 @@ describe('issue 13 item 5: nothing of the organization is read before the key is
     const merchant = await factories.createMerchant();
     const payment = await created(app, merchant.headers);
     const url = `/api/payments/${payment.paymentId}`;
-    const wrongSecret = `${merchant.apiKey.slice(0, 12)}${'Z'.repeat(40)}`;
+    const wrongSecret = `${merchant.apiKey.slice(0, 17)}${'Z'.repeat(40)}`;
     const wrong = await paymentReadsOf(async () =>
       expect(expectFailure(await apiGet(url, wrongSecret), 401).message).toBe('Invalid API key'),
     );
@@ -257,7 +257,7 @@ describe('operator CLI: key:list, key:revoke by id or by the key, user:create; n
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({
       id: merchant.apiKeyId,
-      prefix: merchant.apiKey.slice(0, 12),
+      prefix: merchant.apiKey.slice(0, 17),
       state: 'active',
     });
     expect(JSON.stringify(listed)).not.toContain(merchant.apiKey.slice(12));

@@ -212,6 +212,7 @@ describe('the cache on its own', () => {
     can_read: true,
     can_write: true,
     expires_at: null,
+    mode: 'test',
     organization_id: organizationId,
     providers: [],
   });

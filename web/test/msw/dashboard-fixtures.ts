@@ -23,6 +23,7 @@ export const apiKey = (overrides: Partial<ApiKeyEntry> = {}): ApiKeyEntry => ({
   id: 'key_1',
   name: 'Checkout server',
   prefix: 'pis_ab12',
+  mode: 'test',
   permissions: ['read', 'write'],
   createdAt: '2026-11-20T10:00:00.000Z',
   expiresAt: null,

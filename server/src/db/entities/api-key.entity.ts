@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { PAYMENT_MODES } from '@pis/shared';
 import { Organization } from './organization.entity.ts';
 
 /**
@@ -16,6 +17,8 @@ export const ApiKey = defineEntity({
     name: p.string().length(100).default(''),
     prefix: p.string().length(20).unique(),
     keyHash: p.string().length(64).unique(),
+    /** test (the default) or live, also spelled in the key's prefix (`pis_live_...`). */
+    mode: p.enum(PAYMENT_MODES).default('test'),
     canRead: p.boolean(),
     canWrite: p.boolean(),
     expiresAt: p.datetime().nullable(),
