@@ -3,7 +3,8 @@ import type { Clock } from '../clock.ts';
 import { DashboardSession, DashboardUser } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { DashboardHttp } from '../http/dashboard-http.ts';
-import { organizationSummary } from '../organizations/organization-summary.ts';
+import { organizationSummaryAndBudgets } from '../organizations/organization-summary.ts';
+import type { BudgetSettings } from '../rate-limits/organization-budgets.ts';
 import { newCsrfToken, newSessionToken, sameToken, sessionIdOf } from './session-token.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface ActiveSession {
   email: string;
   emailVerified: boolean;
   organization: DashboardOrganization;
+  /** The organization's budget settings (its waiting reads). */
+  budgets: BudgetSettings;
   csrfToken: string;
 }
 
@@ -76,8 +79,9 @@ export async function authenticateSession(
     throw sessionExpired();
   }
   const user = await fork.findOne(DashboardUser, { id: session.user });
-  const organization = user && (await organizationSummary(fork, user.organization));
-  if (!user || !organization) throw notSignedIn();
+  const found = user && (await organizationSummaryAndBudgets(fork, user.organization));
+  if (!user || !found) throw notSignedIn();
+  const organization = found.summary;
   if (!organization.active && !anyOrganization) {
     throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
   }
@@ -90,6 +94,7 @@ export async function authenticateSession(
     email: user.email,
     emailVerified: user.emailVerifiedAt != null,
     organization,
+    budgets: found.budgets,
     csrfToken: session.csrfToken,
   };
 }

@@ -9,6 +9,11 @@ export interface ProvenKey {
   expires_at: string | null;
   organization_id: string;
   providers: string[];
+  /** The organization's budget settings (a change to them notifies like any organization change). */
+  reduced_budgets: boolean;
+  budget_api_reads: number | null;
+  budget_api_writes: number | null;
+  budget_waits: number | null;
 }
 
 /**

@@ -39,7 +39,7 @@ export const accountRouter = router({
   signUp: anonymousMutation
     .input(SignUpInput)
     .output(DashboardSession)
-    .mutation(({ ctx, input }) => signUp(accountDeps(ctx), ctx.dashboard, ctx, input)),
+    .mutation(({ ctx, input }) => signUp(accountDeps(ctx), ctx.dashboard, ctx, input, ctx.config.rateLimits)),
 
   signIn: anonymousMutation
     .input(SignInInput)

@@ -35,15 +35,23 @@ const signedInTo = (organizations: 'active' | 'any') =>
     const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, {
       anyOrganization: organizations === 'any',
     });
-    // Signed-in calls have a budget per session too: a session could otherwise batch reads
-    // (and waits) without end. Counted after the session is proven, as API keys are.
-    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'dashboard', session.id);
+    // Signed-in calls have a budget per organization too (across its sessions and members): a
+    // session could otherwise batch reads (and waits) without end, and sessions are free to make.
+    // Counted after the session is proven, as API keys are.
+    await enforceRateLimit(
+      ctx.em,
+      ctx.config.rateLimits,
+      ctx.setHeader,
+      'dashboard',
+      session.organization.id,
+    );
     return next({
       ctx: {
         session,
         caller: {
           organizationId: session.organization.id,
           approvedProviders: session.organization.approvedProviders,
+          budgets: session.budgets,
         },
       },
     });

@@ -46,7 +46,7 @@ export const paymentsRouter = router({
         paymentsDeps(ctx),
         ctx.caller,
         input.paymentId,
-        waitingRead(ctx, ctx.caller.organizationId, {
+        waitingRead(ctx, ctx.caller, {
           ifNoneMatch: input.ifNoneMatch,
           waitSeconds: input.waitSeconds,
         }),

@@ -14,6 +14,15 @@ export const Organization = defineEntity({
      */
     allowedReturnOrigins: p.json<string[]>().nullable(),
     createdAt: p.datetime(),
+    /**
+     * Made by self-serve sign-up and not yet reviewed: a tenth of the default API budgets
+     * (rate-limits/organization-budgets.ts) until an operator runs `org:set-limits`.
+     */
+    reducedBudgets: p.boolean().default(false),
+    /** The operator's own budgets (`org:set-limits`); null: the default (or its tenth). */
+    budgetApiReads: p.integer().nullable(),
+    budgetApiWrites: p.integer().nullable(),
+    budgetWaits: p.integer().nullable(),
   },
 });
 export type Organization = InferEntity<typeof Organization>;

@@ -14,6 +14,7 @@ import { Migration20261125134944_accounts_and_mail } from './Migration2026112513
 import { Migration20261125140000_request_and_audit_logs } from './Migration20261125140000_request_and_audit_logs.ts';
 import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
 import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
+import { Migration20261125170000_organization_budgets } from './Migration20261125170000_organization_budgets.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -44,4 +45,8 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261125143000_obie_provider', class: Migration20261125143000_obie_provider },
   { name: 'Migration20261125150000_payment_search', class: Migration20261125150000_payment_search },
+  {
+    name: 'Migration20261125170000_organization_budgets',
+    class: Migration20261125170000_organization_budgets,
+  },
 ];
