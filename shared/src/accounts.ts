@@ -30,3 +30,38 @@ export const EmailChanged = z.object({ email: z.string(), emailVerified: z.liter
 
 export const SignedOutEverywhere = z.object({ otherSessionsEnded: z.int() });
 export const VerificationSent = z.object({ sent: z.literal(true) });
+
+// Two-step sign-in (issue 24 item 4): TOTP, RFC 6238, 6 digits every 30 s.
+/** A TOTP code (6 digits) or a recovery code (`xxxx-xxxx-xxxx-xxxx`); spaces are ignored. */
+export const TwoStepCode = z
+  .string()
+  .max(64, { error: 'must be at most 64 characters' })
+  .transform((code) => code.replace(/\s+/g, ''))
+  .pipe(z.string().min(6, { error: 'enter the 6-digit code or a recovery code' }));
+/** The password was right and the account has two-step verification: the code comes next. */
+export const TwoStepChallenge = z.object({
+  twoStepRequired: z.literal(true),
+  /** Single use, 5 minutes: sent back with the code. */
+  challenge: z.string(),
+});
+export const SignInCodeInput = z.object({ challenge: LinkToken, code: TwoStepCode });
+export const TwoStepStatus = z.object({
+  enabled: z.boolean(),
+  /** The organization asks it of every member. */
+  requiredByOrganization: z.boolean(),
+  /** Unused recovery codes left (0 when off). */
+  recoveryCodesLeft: z.int(),
+});
+export const TwoStepSetup = z.object({
+  /** Base32: the "Setup key" typed into an authenticator app; shown only during setup. */
+  setupKey: z.string(),
+  /** `otpauth://totp/...` for the QR code. */
+  otpauthUri: z.string(),
+});
+export const TwoStepConfirmInput = z.object({ code: TwoStepCode });
+export const TwoStepEnabled = z.object({
+  enabled: z.literal(true),
+  /** Ten single-use codes, shown this once (stored only as hashes). */
+  recoveryCodes: z.array(z.string()),
+});
+export const RequireTwoStepInput = z.object({ required: z.boolean() });

@@ -25,6 +25,8 @@ export interface ActiveSession {
   organization: DashboardOrganization;
   /** The organization's budget settings (its waiting reads). */
   budgets: BudgetSettings;
+  /** The organization requires two-step verification and this user has not set it up yet. */
+  twoStepMissing: boolean;
   csrfToken: string;
 }
 
@@ -95,6 +97,7 @@ export async function authenticateSession(
     emailVerified: user.emailVerifiedAt != null,
     organization,
     budgets: found.budgets,
+    twoStepMissing: found.requireTwoStep && user.totpEnabledAt == null,
     csrfToken: session.csrfToken,
   };
 }

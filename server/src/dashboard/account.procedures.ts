@@ -8,11 +8,18 @@ import {
   PasswordReset,
   PasswordResetRequested,
   RequestPasswordResetInput,
+  RequireTwoStepInput,
   ResetPasswordInput,
   SignedOut,
   SignedOutEverywhere,
+  SignInCodeInput,
   SignInInput,
   SignUpInput,
+  TwoStepChallenge,
+  TwoStepConfirmInput,
+  TwoStepEnabled,
+  TwoStepSetup,
+  TwoStepStatus,
   VerificationSent,
   VerifyEmailInput,
 } from '@pis/shared';
@@ -28,9 +35,10 @@ import {
   verifyEmail,
 } from '../accounts/account-lifecycle.ts';
 import { endSession } from '../accounts/sessions.ts';
-import { signIn } from '../accounts/sign-in.ts';
+import { signIn, signInWithCode } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
-import { audited, auditedSignIn } from '../observability/audit-log.ts';
+import { beginTwoStep, confirmTwoStep, setTwoStepRequired, twoStepStatus } from '../accounts/two-step.ts';
+import { audited, auditedSignIn, recordAudit } from '../observability/audit-log.ts';
 import { router } from '../trpc/trpc.ts';
 import { anonymousMutation, sessionMutation, sessionQuery, signOutMutation } from './dashboard-procedures.ts';
 
@@ -43,9 +51,69 @@ export const accountRouter = router({
 
   signIn: anonymousMutation
     .input(SignInInput)
-    .output(DashboardSession)
+    .output(z.union([DashboardSession, TwoStepChallenge]))
     .mutation(({ ctx, input }) =>
       auditedSignIn(ctx, input.email, () => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
+    ),
+
+  // Two-step verification (issue 24 item 4): accounts/two-step.ts.
+  signInCode: anonymousMutation
+    .input(SignInCodeInput)
+    .output(DashboardSession)
+    .mutation(async ({ ctx, input }) => {
+      const { usedRecoveryCode, ...session } = await signInWithCode(
+        ctx.em,
+        ctx.dashboard,
+        ctx,
+        input,
+        ctx.clock,
+      );
+      await recordAudit(
+        ctx.em.fork(),
+        {
+          organizationId: session.organization.id,
+          actor: { type: 'user', id: session.user.email },
+          action: 'session.signed_in',
+          details: { twoStep: usedRecoveryCode ? 'recovery-code' : 'app' },
+        },
+        ctx.log,
+      );
+      return session;
+    }),
+
+  twoStep: sessionQuery
+    .input(z.void())
+    .output(TwoStepStatus)
+    .query(({ ctx }) => twoStepStatus(ctx.em, ctx.session.userId)),
+
+  beginTwoStep: sessionMutation
+    .input(z.void())
+    .output(TwoStepSetup)
+    .mutation(({ ctx }) => beginTwoStep(ctx.em, ctx.session.userId)),
+
+  confirmTwoStep: sessionMutation
+    .input(TwoStepConfirmInput)
+    .output(TwoStepEnabled)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'settings.changed', target: 'twoStep', details: { enabled: true } }, () =>
+        confirmTwoStep(ctx.em, ctx.session.userId, input.code, ctx.clock),
+      ),
+    ),
+
+  requireTwoStep: sessionMutation
+    .input(RequireTwoStepInput)
+    .output(TwoStepStatus)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        { action: 'settings.changed', target: 'requireTwoStep', details: { required: input.required } },
+        () =>
+          setTwoStepRequired(
+            ctx.em,
+            { userId: ctx.session.userId, organizationId: ctx.caller.organizationId },
+            input.required,
+          ),
+      ),
     ),
 
   signOut: signOutMutation

@@ -31,10 +31,18 @@ export const anonymousMutation = publicProcedure
  * organization, scoped exactly like an API key's).
  */
 const signedInTo = (organizations: 'active' | 'any') =>
-  publicProcedure.use(async ({ ctx, next }) => {
+  publicProcedure.use(async ({ ctx, path, next }) => {
     const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, {
       anyOrganization: organizations === 'any',
     });
+    // The organization requires two-step verification: until this user has set it up, only
+    // their own account's calls (Settings: set it up, sign out) answer.
+    if (session.twoStepMissing && !path.startsWith('dashboard.account.')) {
+      throw new AppError(
+        'FORBIDDEN',
+        'Your organization requires two-step verification: set it up in Settings, under "Two-step verification"',
+      );
+    }
     // Signed-in calls have a budget per organization too (across its sessions and members): a
     // session could otherwise batch reads (and waits) without end, and sessions are free to make.
     // Counted after the session is proven, as API keys are.

@@ -11,11 +11,11 @@ export async function organizationSummary(
   return (await organizationSummaryAndBudgets(em, organizationId))?.summary;
 }
 
-/** The summary and the organization's budget settings (a signed-in session's waits), in one read. */
+/** The summary, the budget settings (a signed-in session's waits) and the two-step rule, in one read. */
 export async function organizationSummaryAndBudgets(
   em: EntityManager,
   organizationId: string,
-): Promise<{ summary: DashboardOrganization; budgets: BudgetSettings } | undefined> {
+): Promise<{ summary: DashboardOrganization; budgets: BudgetSettings; requireTwoStep: boolean } | undefined> {
   const fork = em.fork();
   const [organization, approvals] = await Promise.all([
     fork.findOne(Organization, { id: organizationId }),
@@ -30,5 +30,6 @@ export async function organizationSummaryAndBudgets(
       approvedProviders: [MOCK_PROVIDER, ...approvals.map((approval) => approval.provider)],
     },
     budgets: budgetSettingsOf(organization),
+    requireTwoStep: organization.requireTwoStep,
   };
 }

@@ -17,6 +17,16 @@ export const DashboardUser = defineEntity({
     createdAt: p.datetime(),
     /** When `email` was proven by a verification link; null until then (live mode waits for it). */
     emailVerifiedAt: p.datetime().nullable(),
+    /**
+     * Two-step sign-in (accounts/two-step.ts): the TOTP secret (base32; never returned after
+     * setup), the one being set up until a code proves it, when it was turned on, the last
+     * accepted time step (a code is refused twice) and the unused recovery codes' SHA-256 hashes.
+     */
+    totpSecret: p.text().nullable(),
+    totpPendingSecret: p.text().nullable(),
+    totpEnabledAt: p.datetime().nullable(),
+    totpLastStep: p.bigint('number').nullable(),
+    totpRecoveryHashes: p.json<string[]>().nullable(),
   },
 });
 export type DashboardUser = InferEntity<typeof DashboardUser>;

@@ -23,6 +23,8 @@ export const Organization = defineEntity({
     budgetApiReads: p.integer().nullable(),
     budgetApiWrites: p.integer().nullable(),
     budgetWaits: p.integer().nullable(),
+    /** Every member must sign in with two-step verification (set by a member who uses it). */
+    requireTwoStep: p.boolean().default(false),
   },
 });
 export type Organization = InferEntity<typeof Organization>;

@@ -15,6 +15,7 @@ import { Migration20261125140000_request_and_audit_logs } from './Migration20261
 import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
 import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
 import { Migration20261125170000_organization_budgets } from './Migration20261125170000_organization_budgets.ts';
+import { Migration20261125171000_two_step } from './Migration20261125171000_two_step.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -49,4 +50,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261125170000_organization_budgets',
     class: Migration20261125170000_organization_budgets,
   },
+  { name: 'Migration20261125171000_two_step', class: Migration20261125171000_two_step },
 ];
