@@ -65,3 +65,32 @@ export const TwoStepEnabled = z.object({
   recoveryCodes: z.array(z.string()),
 });
 export const RequireTwoStepInput = z.object({ required: z.boolean() });
+
+// Team members and roles (issue 24 item 5).
+export const TEAM_ROLE_VALUES = ['owner', 'developer', 'support', 'viewer'] as const;
+export const TeamRole = z.enum(TEAM_ROLE_VALUES);
+export type TeamRole = z.infer<typeof TeamRole>;
+export const InviteInput = z.object({ email: Email, role: TeamRole });
+export const Invited = z.object({ invited: z.literal(true), email: z.string(), role: TeamRole });
+export const TeamMember = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: TeamRole,
+  twoStep: z.boolean(),
+});
+export const TeamList = z.object({
+  members: z.array(TeamMember),
+  invitations: z.array(z.object({ email: z.string(), role: TeamRole, expiresAt: z.string() })),
+});
+export const MemberIdInput = z.object({ userId: z.string().min(1).max(40) });
+export const SetRoleInput = z.object({ userId: z.string().min(1).max(40), role: TeamRole });
+export const MemberRoleSet = z.object({ id: z.string(), email: z.string(), role: TeamRole });
+export const MemberRemoved = z.object({ removed: z.literal(true), id: z.string(), email: z.string() });
+export const InvitationTokenInput = z.object({ token: LinkToken });
+export const InvitationDetails = z.object({
+  email: z.string(),
+  role: TeamRole,
+  organizationName: z.string(),
+  invitedBy: z.string(),
+});
+export const AcceptInvitationInput = z.object({ token: LinkToken, password: NewPassword });

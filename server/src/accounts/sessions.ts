@@ -5,6 +5,7 @@ import type { EntityManager } from '../db/orm.ts';
 import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { organizationSummaryAndBudgets } from '../organizations/organization-summary.ts';
 import type { BudgetSettings } from '../rate-limits/organization-budgets.ts';
+import type { TeamRole } from './roles.ts';
 import { newCsrfToken, newSessionToken, sameToken, sessionIdOf } from './session-token.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface ActiveSession {
   userId: string;
   email: string;
   emailVerified: boolean;
+  /** What this member may change (accounts/roles.ts). */
+  role: TeamRole;
   organization: DashboardOrganization;
   /** The organization's budget settings (its waiting reads). */
   budgets: BudgetSettings;
@@ -95,6 +98,7 @@ export async function authenticateSession(
     userId: user.id,
     email: user.email,
     emailVerified: user.emailVerifiedAt != null,
+    role: user.role,
     organization,
     budgets: found.budgets,
     twoStepMissing: found.requireTwoStep && user.totpEnabledAt == null,

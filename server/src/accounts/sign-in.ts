@@ -5,6 +5,7 @@ import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
 import { issueAccountToken, readAccountToken, spendAccountToken } from './account-tokens.ts';
 import { passwordMatches, spendPasswordCheck } from './password-hash.ts';
+import type { TeamRole } from './roles.ts';
 import { createSession, purgeEndedSessions } from './sessions.ts';
 import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
 import { spendTwoStepCode } from './two-step.ts';
@@ -53,7 +54,7 @@ export async function signIn(
 async function startSession(
   em: EntityManager,
   http: DashboardHttp,
-  user: { id: string; email: string; emailVerifiedAt?: Date | null | undefined },
+  user: { id: string; email: string; emailVerifiedAt?: Date | null | undefined; role: TeamRole },
   organization: DashboardSession['organization'],
   clock: Clock,
 ): Promise<DashboardSession> {
@@ -62,7 +63,7 @@ async function startSession(
   const session = await createSession(em.fork(), user.id, clock);
   http.setSessionCookie(session.token, session.expiresAt);
   return {
-    user: { id: user.id, email: user.email, emailVerified: user.emailVerifiedAt != null },
+    user: { id: user.id, email: user.email, emailVerified: user.emailVerifiedAt != null, role: user.role },
     organization,
     csrfToken: session.csrfToken,
   };

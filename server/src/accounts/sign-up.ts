@@ -53,7 +53,7 @@ export async function signUp(
     organizationId: created.organizationId,
   }).catch((error: unknown) => deps.log.error({ err: error }, 'verification mail not queued'));
   return {
-    user: { id: created.userId, email: emailKey(input.email), emailVerified: false },
+    user: { id: created.userId, email: emailKey(input.email), emailVerified: false, role: 'owner' },
     organization,
     csrfToken: created.session.csrfToken,
   };

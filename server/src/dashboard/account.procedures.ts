@@ -1,9 +1,13 @@
 import {
+  AcceptInvitationInput,
+  AppError,
   ChangeEmailInput,
   ChangePasswordInput,
   DashboardSession,
   EmailChanged,
   EmailVerified,
+  InvitationDetails,
+  InvitationTokenInput,
   PasswordChanged,
   PasswordReset,
   PasswordResetRequested,
@@ -34,13 +38,22 @@ import {
   signOutEverywhere,
   verifyEmail,
 } from '../accounts/account-lifecycle.ts';
-import { endSession } from '../accounts/sessions.ts';
+import { authenticateSession, endSession } from '../accounts/sessions.ts';
 import { signIn, signInWithCode } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
+import { acceptInvitation, describeInvitation } from '../accounts/team.ts';
 import { beginTwoStep, confirmTwoStep, setTwoStepRequired, twoStepStatus } from '../accounts/two-step.ts';
 import { audited, auditedSignIn, recordAudit } from '../observability/audit-log.ts';
-import { router } from '../trpc/trpc.ts';
-import { anonymousMutation, sessionMutation, sessionQuery, signOutMutation } from './dashboard-procedures.ts';
+import { organizationSummary } from '../organizations/organization-summary.ts';
+import { storableInput } from '../trpc/procedures.ts';
+import { publicProcedure, router } from '../trpc/trpc.ts';
+import {
+  accountMutation,
+  anonymousMutation,
+  sessionQuery,
+  signOutMutation,
+  teamMutation,
+} from './dashboard-procedures.ts';
 
 /** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
 export const accountRouter = router({
@@ -55,6 +68,51 @@ export const accountRouter = router({
     .mutation(({ ctx, input }) =>
       auditedSignIn(ctx, input.email, () => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
     ),
+
+  // Invitations (issue 24 item 5): accounts/team.ts. The page shows what is offered first.
+  invitation: publicProcedure
+    .use(storableInput)
+    .input(InvitationTokenInput)
+    .output(InvitationDetails)
+    .query(({ ctx, input }) => describeInvitation(ctx.em, input.token, ctx.clock.now())),
+
+  acceptInvitation: anonymousMutation
+    .input(AcceptInvitationInput)
+    .output(DashboardSession)
+    .mutation(async ({ ctx, input }) => {
+      // Someone signed in cannot take a link meant for another address into their browser's session.
+      const signedIn = ctx.dashboard.sessionToken()
+        ? await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, { anyOrganization: true }).catch(
+            () => undefined,
+          )
+        : undefined;
+      if (signedIn) {
+        throw new AppError(
+          'FORBIDDEN',
+          `You are signed in as ${signedIn.email}: sign out first to accept this invitation`,
+        );
+      }
+      const accepted = await acceptInvitation(accountDeps(ctx), input.token, input.password);
+      ctx.dashboard.setSessionCookie(accepted.session.token, accepted.session.expiresAt);
+      const organization = await organizationSummary(ctx.em, accepted.organizationId);
+      if (!organization) throw new Error('organization vanished after an invitation was accepted');
+      const session = {
+        user: { id: accepted.userId, email: accepted.email, emailVerified: true, role: accepted.role },
+        organization,
+        csrfToken: accepted.session.csrfToken,
+      };
+      await recordAudit(
+        ctx.em.fork(),
+        {
+          organizationId: organization.id,
+          actor: { type: 'user', id: accepted.email },
+          action: 'team.joined',
+          details: { role: accepted.role },
+        },
+        ctx.log,
+      );
+      return session;
+    }),
 
   // Two-step verification (issue 24 item 4): accounts/two-step.ts.
   signInCode: anonymousMutation
@@ -86,12 +144,12 @@ export const accountRouter = router({
     .output(TwoStepStatus)
     .query(({ ctx }) => twoStepStatus(ctx.em, ctx.session.userId)),
 
-  beginTwoStep: sessionMutation
+  beginTwoStep: accountMutation
     .input(z.void())
     .output(TwoStepSetup)
     .mutation(({ ctx }) => beginTwoStep(ctx.em, ctx.session.userId)),
 
-  confirmTwoStep: sessionMutation
+  confirmTwoStep: accountMutation
     .input(TwoStepConfirmInput)
     .output(TwoStepEnabled)
     .mutation(({ ctx, input }) =>
@@ -100,7 +158,7 @@ export const accountRouter = router({
       ),
     ),
 
-  requireTwoStep: sessionMutation
+  requireTwoStep: teamMutation
     .input(RequireTwoStepInput)
     .output(TwoStepStatus)
     .mutation(({ ctx, input }) =>
@@ -129,7 +187,7 @@ export const accountRouter = router({
     .output(EmailVerified)
     .mutation(({ ctx, input }) => verifyEmail(accountDeps(ctx), input.token)),
 
-  resendVerification: sessionMutation
+  resendVerification: accountMutation
     .input(z.void())
     .output(VerificationSent)
     .mutation(async ({ ctx: { session, ...ctx } }) => {
@@ -151,17 +209,17 @@ export const accountRouter = router({
     .output(PasswordReset)
     .mutation(({ ctx, input }) => resetPassword(accountDeps(ctx), input.token, input.password)),
 
-  changePassword: sessionMutation
+  changePassword: accountMutation
     .input(ChangePasswordInput)
     .output(PasswordChanged)
     .mutation(({ ctx, input }) => changePassword(accountDeps(ctx), ctx, ctx.session, input)),
 
-  changeEmail: sessionMutation
+  changeEmail: accountMutation
     .input(ChangeEmailInput)
     .output(EmailChanged)
     .mutation(({ ctx, input }) => changeEmail(accountDeps(ctx), ctx, ctx.session, input)),
 
-  signOutEverywhere: sessionMutation
+  signOutEverywhere: accountMutation
     .input(z.void())
     .output(SignedOutEverywhere)
     .mutation(({ ctx }) => signOutEverywhere(accountDeps(ctx), ctx.session)),
@@ -170,7 +228,12 @@ export const accountRouter = router({
     .input(z.void())
     .output(DashboardSession)
     .query(({ ctx: { session } }) => ({
-      user: { id: session.userId, email: session.email, emailVerified: session.emailVerified },
+      user: {
+        id: session.userId,
+        email: session.email,
+        emailVerified: session.emailVerified,
+        role: session.role,
+      },
       organization: session.organization,
       csrfToken: session.csrfToken,
     })),

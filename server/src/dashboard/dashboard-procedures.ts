@@ -1,4 +1,5 @@
 import { AppError } from '@pis/shared';
+import { type RolePermission, requireRole } from '../accounts/roles.ts';
 import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
 import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import { storableInput } from '../trpc/procedures.ts';
@@ -78,7 +79,24 @@ const withCsrfCheck = (builder: ReturnType<typeof signedInTo>) =>
     })
     .use(storableInput);
 
-export const sessionMutation = withCsrfCheck(signedIn);
+/**
+ * A member's role, checked before the input (accounts/roles.ts): every state-changing call but a
+ * member's own account's needs one, so a Viewer calling a write procedure directly gets 403.
+ */
+const withRole = (permission: RolePermission) =>
+  withCsrfCheck(signedIn).use(async ({ ctx, next }) => {
+    requireRole(ctx.session.role, permission);
+    return next();
+  });
+
+/** Changes to the organization's keys, payments and settings: Owner and Developer. */
+export const sessionMutation = withRole('write');
+/** A payment's cancel, approve/reject in the sandbox, a new customer link: also Support. */
+export const supportMutation = withRole('support');
+/** The team and its rules: Owner only. */
+export const teamMutation = withRole('team');
+/** The member's own account (password, email, two-step, sessions): every role. */
+export const accountMutation = withCsrfCheck(signedIn);
 
 /**
  * Sign-out: also for a suspended organization's user, whose every other call is refused; else

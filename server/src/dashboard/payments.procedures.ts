@@ -18,7 +18,7 @@ import { listPayments } from '../payments/list-payments.ts';
 import { paymentsDeps, waitingRead } from '../payments/routers/payments-context.ts';
 import { sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
 import { router } from '../trpc/trpc.ts';
-import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+import { sessionMutation, sessionQuery, supportMutation } from './dashboard-procedures.ts';
 
 /**
  * The payments pages: the very functions behind POST /payments, GET /payments,
@@ -53,7 +53,7 @@ export const paymentsRouter = router({
       ),
     ),
 
-  cancel: sessionMutation
+  cancel: supportMutation
     .input(PaymentIdInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>
@@ -62,7 +62,7 @@ export const paymentsRouter = router({
       ),
     ),
 
-  approve: sessionMutation
+  approve: supportMutation
     .input(DashboardApproveInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>
@@ -71,7 +71,7 @@ export const paymentsRouter = router({
       ),
     ),
 
-  reject: sessionMutation
+  reject: supportMutation
     .input(DashboardRejectInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>

@@ -22,6 +22,10 @@ export const AUDIT_ACTIONS = [
   'payment.approved',
   'payment.rejected',
   'operator.command',
+  'team.invited',
+  'team.joined',
+  'team.role_changed',
+  'team.member_removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Organization } from './organization.entity.ts';
 
+/** What a member may do (accounts/roles.ts); the first user of an organization is its owner. */
+export const TEAM_ROLES = ['owner', 'developer', 'support', 'viewer'] as const;
+
 /**
  * A person who signs in to the merchant dashboard, in one organization. Email is stored trimmed
  * and lower-cased (accounts/users.ts), so the unique constraint holds regardless of case; the
@@ -27,6 +30,7 @@ export const DashboardUser = defineEntity({
     totpEnabledAt: p.datetime().nullable(),
     totpLastStep: p.bigint('number').nullable(),
     totpRecoveryHashes: p.json<string[]>().nullable(),
+    role: p.enum(TEAM_ROLES).default('owner'),
   },
 });
 export type DashboardUser = InferEntity<typeof DashboardUser>;

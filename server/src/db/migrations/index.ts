@@ -16,6 +16,7 @@ import { Migration20261125143000_obie_provider } from './Migration20261125143000
 import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
 import { Migration20261125170000_organization_budgets } from './Migration20261125170000_organization_budgets.ts';
 import { Migration20261125171000_two_step } from './Migration20261125171000_two_step.ts';
+import { Migration20261125172000_team_roles } from './Migration20261125172000_team_roles.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -51,4 +52,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261125170000_organization_budgets,
   },
   { name: 'Migration20261125171000_two_step', class: Migration20261125171000_two_step },
+  { name: 'Migration20261125172000_team_roles', class: Migration20261125172000_team_roles },
 ];
