@@ -46,6 +46,7 @@ export async function startService(
             RATE_LIMIT_API_READS: unreachable,
             RATE_LIMIT_API_WRITES: unreachable,
             RATE_LIMIT_WAITS_PER_ORGANIZATION: unreachable,
+            WAITS_PER_PROCESS: unreachable,
           }
         : { RATE_LIMITS: 'off' }),
       ...options.env,
