@@ -53,7 +53,7 @@ export async function measureObie(throwaway: ThrowawayCluster): Promise<ObieResu
   );
   try {
     const service = await startService(await throwaway.createDatabase('obie_service'), throwaway.dir, {
-      environment: {
+      env: {
         PUBLIC_BASE_URL: publicBaseUrl,
         OBIE_SANDBOX_CLIENT_FILE: path.join(bankDir, 'client.json'),
       },

@@ -56,7 +56,7 @@ export async function measureOperationsCosts(
   // The request log off (REQUEST_LOG=off): a second instance on the same database.
   const unlogged = await startService(databaseUrl, dataDir, {
     runWorker: false,
-    environment: { REQUEST_LOG: 'off' },
+    env: { REQUEST_LOG: 'off' },
   });
   try {
     const url = await unlogged.app.listen({ host: '127.0.0.1', port: 0 });

@@ -98,6 +98,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // which would let a 10 s limit run to 40 s).
     requestTimeout: options.config.timeouts.requestMs,
     connectionTimeout: options.config.timeouts.connectionMs,
+    // Between requests too (Fastify's default keep-alive is 72 s, for AWS load balancers' 60 s):
+    // an idle socket is a file descriptor and memory. Behind a load balancer that keeps idle
+    // connections longer than this, raise CONNECTION_TIMEOUT_MS above its idle timeout.
+    keepAliveTimeout: options.config.timeouts.connectionMs,
     http: { connectionsCheckingInterval: 1_000, headersTimeout: options.config.timeouts.requestMs },
     frameworkErrors: envelopeFrameworkError,
     // The caller's x-request-id when usable, else a UUID: on every answer and every log line.
@@ -107,6 +111,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: false,
   });
 
+  // Past this many open sockets Node closes a new one at once: what the process can hold (memory,
+  // file descriptors) is bounded however many clients connect (docs/decisions/044-organization-budgets.md).
+  app.server.maxConnections = options.config.maxConnections;
   app.addHook('onRequest', echoRequestId);
   traceHttp(app);
   if (options.drain) drainHooks(app, options.drain);

@@ -37,10 +37,13 @@ describe('loadConfig', () => {
         apiWrites: 120,
         pages: 120,
         dashboard: 600,
-        waitsPerOrganization: 1_000,
+        waitsPerOrganization: 100,
+        waitsPerProcess: 2_000,
+        signUpsPerAddress: 10,
       },
       trpcMaxBatchSize: 10,
       timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
+      maxConnections: 10_000,
       trustProxy: false,
     });
     const tuned = loadConfig(
@@ -50,10 +53,20 @@ describe('loadConfig', () => {
         RATE_LIMIT_WINDOW_SECONDS: '1',
         DB_STATEMENT_TIMEOUT_MS: '250',
         TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+        WAITS_PER_PROCESS: '500',
+        RATE_LIMIT_SIGN_UPS: '3',
+        MAX_CONNECTIONS: '2000',
       },
       dataDir,
     );
-    expect(tuned.rateLimits).toMatchObject({ enabled: false, apiReads: 50, windowSeconds: 1 });
+    expect(tuned.rateLimits).toMatchObject({
+      enabled: false,
+      apiReads: 50,
+      windowSeconds: 1,
+      waitsPerProcess: 500,
+      signUpsPerAddress: 3,
+    });
+    expect(tuned.maxConnections).toBe(2_000);
     expect(tuned.timeouts.statementMs).toBe(250);
     expect(tuned.trustProxy).toEqual(['10.0.0.0/8', '192.168.1.1']);
     expect(loadConfig({ TRUST_PROXY: '1' }, dataDir).trustProxy).toBe(1);

@@ -78,7 +78,13 @@ export type DashboardOrganization = z.infer<typeof DashboardOrganization>;
 
 export const DashboardSession = z.object({
   /** `emailVerified`: proven by the mailed link; live mode and invitations wait for it. */
-  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean() }),
+  /** `role`: what the member may change (Owner, Developer, Support, Viewer); the server enforces it. */
+  user: z.object({
+    id: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    role: z.enum(['owner', 'developer', 'support', 'viewer']),
+  }),
   organization: DashboardOrganization,
   /** Send as the `x-csrf-token` header on every mutation of this session. */
   csrfToken: z.string(),

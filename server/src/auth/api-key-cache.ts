@@ -11,6 +11,11 @@ export interface ProvenKey {
   organization_id: string;
   providers: string[];
   mode: PaymentMode;
+  /** The organization's budget settings (a change to them notifies like any organization change). */
+  reduced_budgets: boolean;
+  budget_api_reads: number | null;
+  budget_api_writes: number | null;
+  budget_waits: number | null;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Logger } from '../logger.ts';
+import { type BudgetSettings, budgetSettingsOfRow } from '../rate-limits/organization-budgets.ts';
 import { rateLimitHitCtes } from '../rate-limits/rate-limit-store.ts';
 import { type ApiKeyCache, noApiKeyCache } from './api-key-cache.ts';
 import { hashApiKey, prefixOf } from './api-key-secret.ts';
@@ -18,6 +19,8 @@ export interface Caller {
   permissions: Record<Permission, boolean>;
   /** The key's mode: it sees only that mode's payments (docs/decisions/072-live-and-test-modes.md). */
   mode: PaymentMode;
+  /** The organization's budget settings (its limits: rate-limits/organization-budgets.ts). */
+  budgets: BudgetSettings;
 }
 
 /**
@@ -38,7 +41,8 @@ export interface KeyPreload {
  * Counts the request in the rate-limit store in the same round trip as the key lookup (a
  * data-modifying CTE), and only for a key that passes every check below, permission included:
  * a wrong, revoked or expired key, an inactive organization or a missing permission spends
- * nobody's budget. `key` is the counted key's prefix; the key id follows it.
+ * nobody's budget. `key` is the counted key's prefix; the key's organization id follows it (a
+ * budget is the organization's, whichever of its keys is used: more keys bring no more requests).
  */
 export interface KeyCount {
   key: string;
@@ -107,7 +111,15 @@ export async function authenticateApiKey(
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
   if (!proven) {
     const { id, can_read, can_write, expires_at, organization_id, providers, mode } = key;
-    cache.put(keyHash, { id, can_read, can_write, expires_at, organization_id, providers, mode }, generation);
+    const { reduced_budgets, budget_api_reads, budget_api_writes, budget_waits } = key;
+    cache.put(
+      keyHash,
+      {
+        ...{ id, can_read, can_write, expires_at, organization_id, providers, mode },
+        ...{ reduced_budgets, budget_api_reads, budget_api_writes, budget_waits },
+      },
+      generation,
+    );
   }
   const caller: Caller = {
     organizationId: key.organization_id,
@@ -115,6 +127,7 @@ export async function authenticateApiKey(
     approvedProviders: [MOCK_PROVIDER, ...key.providers],
     permissions: { read: key.can_read, write: key.can_write },
     mode: key.mode,
+    budgets: budgetSettingsOfRow(key),
   };
   recordKeyUse(em, key.id, now, options.logger);
   requirePermission(caller, permission);
@@ -135,20 +148,22 @@ export async function authenticateApiKey(
  */
 const keyLookupSql = (preloadSql: string | undefined, permission: Permission | undefined) => `
   with k as (
-    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, o.active
+    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, o.active,
+      o.reduced_budgets, o.budget_api_reads, o.budget_api_writes, o.budget_waits
     from api_key k join organization o on o.id = k.organization_id
     where k.key_hash = ?
   )${
     permission
       ? `, ${rateLimitHitCtes(
-          '?::text || proven.id',
-          `(select k.id from k where k.revoked_at is null
+          '?::text || proven.organization_id',
+          `(select k.organization_id from k where k.revoked_at is null
               and (k.expires_at is null or k.expires_at > ?::timestamptz)
               and k.active and k.can_${permission}) as proven`,
         )}`
       : ''
   }
   select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, k.active,
+    k.reduced_budgets, k.budget_api_reads, k.budget_api_writes, k.budget_waits,
     array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
@@ -168,6 +183,10 @@ interface KeyRow {
   mode: PaymentMode;
   active: boolean;
   providers: string[];
+  reduced_budgets: boolean;
+  budget_api_reads: number | null;
+  budget_api_writes: number | null;
+  budget_waits: number | null;
   preloaded?: unknown;
   /** The count's (null when the statement did not count). */
   rate_hits?: number | null;

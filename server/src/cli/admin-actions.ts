@@ -1,5 +1,6 @@
 import { AppError } from '@pis/shared';
 import { hashPassword } from '../accounts/password-hash.ts';
+import { assertStrongPassword } from '../accounts/password-strength.ts';
 import { createUser, generatePassword } from '../accounts/users.ts';
 import { createApiKey, keyReference, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
@@ -15,6 +16,7 @@ export {
   approveProvider,
   createOrganization,
   setOrganizationActive,
+  setOrganizationLimits,
 } from '../organizations/organization-admin.ts';
 export { setAllowedReturnOrigins } from '../organizations/return-origins.ts';
 
@@ -56,7 +58,12 @@ export async function createDashboardUser(
   input: { organizationId: string; email: string; password?: string | undefined },
   clock: Clock,
 ) {
-  await loadOrganization(em, input.organizationId);
+  const organization = await loadOrganization(em, input.organizationId);
+  // The operator's choice meets the rule sign-up applies (VALIDATION_FAILED, exit 2); a
+  // generated password is random and needs no check.
+  if (input.password !== undefined) {
+    assertStrongPassword(input.password, [input.email, organization.name]);
+  }
   const password = input.password ?? generatePassword();
   const { userId } = await createUser(
     em,

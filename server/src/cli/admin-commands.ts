@@ -3,6 +3,7 @@ import { ApiKeyName, ApiKeyPermission, Email, NewPassword, PAYMENT_MODES, Provid
 import { z } from 'zod';
 import { permissionsFrom } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
 
 /**
@@ -16,7 +17,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export type Run = (actions: AdminActions, em: EntityManager) => Promise<Record<string, unknown>>;
+export type Run = (
+  actions: AdminActions,
+  em: EntityManager,
+  config: Config,
+) => Promise<Record<string, unknown>>;
 
 type Options = Record<string, { type: 'string' }>;
 
@@ -45,6 +50,11 @@ const OriginList = z.string().transform((text) =>
     .map((part) => part.trim())
     .filter((part) => part !== ''),
 );
+/** A budget: a whole number, or `default` (the configured default again). */
+const Budget = z.union([
+  z.literal('default').transform(() => null),
+  z.coerce.number().int('must be a whole number or "default"').min(1).max(1_000_000_000),
+]);
 const ExpiresAt = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()])
   .transform((text) => new Date(text));
@@ -75,6 +85,27 @@ export const COMMANDS: Record<string, Command> = {
       const org = value(Id, values, 'org');
       const active = value(Bool, values, 'active');
       return (actions, em) => actions.setOrganizationActive(em, org, active);
+    },
+  },
+  'org:set-limits': {
+    usage:
+      "org:set-limits --org ID [--api-reads N|default] [--api-writes N|default] [--waits N|default]   (lifts a sign-up's reduced budgets)",
+    options: {
+      org: { type: 'string' },
+      'api-reads': { type: 'string' },
+      'api-writes': { type: 'string' },
+      waits: { type: 'string' },
+    },
+    prepare: (values) => {
+      const org = value(Id, values, 'org');
+      const optional = (name: string) =>
+        values[name] === undefined ? undefined : value(Budget, values, name);
+      const limits = {
+        apiReads: optional('api-reads'),
+        apiWrites: optional('api-writes'),
+        waits: optional('waits'),
+      };
+      return (actions, em, config) => actions.setOrganizationLimits(em, org, limits, config.rateLimits);
     },
   },
   'org:approve-provider': {

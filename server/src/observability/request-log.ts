@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { prefixOf } from '../auth/api-key-secret.ts';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import { createRouteResolver } from './http-metrics.ts';
@@ -19,8 +20,6 @@ export const REQUEST_LOG_RETENTION_DAYS = 30;
 const FLUSH_EVERY_MS = 1_000;
 const BATCH = 500;
 const MAX_QUEUED = 20_000;
-/** The key's prefix (not secret) from a presented key of our format. */
-const KEY = /^(pis_(?:(?:test|live)_)?[0-9A-Za-z]{8})[0-9A-Za-z]{40}$/;
 
 export interface RequestLogEntry {
   at: Date;
@@ -164,14 +163,14 @@ export function requestLogHooks(
 ): void {
   const routeOf = createRouteResolver(options.openApiDocument);
   const sent = new WeakMap<FastifyRequest, unknown>();
-  const prefixOf = (request: FastifyRequest): string | undefined => {
+  const keyPrefixOf = (request: FastifyRequest): string | undefined => {
     const key = request.headers['x-api-key'];
-    return typeof key === 'string' ? KEY.exec(key)?.[1] : undefined;
+    return typeof key === 'string' ? prefixOf(key) : undefined;
   };
   // The body exactly as it went out (after /api's envelope, which its own scope's onSend adds
   // after any root hook could see it): Fastify ends a non-streamed answer with one end(payload).
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith('/api/') || !prefixOf(request)) return;
+    if (!request.url.startsWith('/api/') || !keyPrefixOf(request)) return;
     const raw = reply.raw;
     const end = raw.end.bind(raw) as (...args: unknown[]) => typeof raw;
     raw.end = ((...args: unknown[]) => {
@@ -182,7 +181,7 @@ export function requestLogHooks(
   });
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/')) return;
-    const keyPrefix = prefixOf(request);
+    const keyPrefix = keyPrefixOf(request);
     if (!keyPrefix) return;
     const idempotencyKey = request.headers['idempotency-key'];
     writer.add({

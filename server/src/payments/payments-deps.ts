@@ -25,10 +25,10 @@ export interface PaymentsCaller {
   organizationId: string;
   /** Always contains `mock`. */
   approvedProviders: readonly string[];
-  /** The API key's mode: it sees only that mode's payments. Test when absent (the dashboard's). */
-  mode?: PaymentMode | undefined;
   /** Who acts, named on the history entries the call makes (an API key, a dashboard member). */
   actor?: Actor;
+  /** The API key's mode: it sees only that mode's payments. Test when absent (the dashboard's). */
+  mode?: PaymentMode | undefined;
 }
 
 export const modeOf = (caller: Pick<PaymentsCaller, 'mode'>): PaymentMode => caller.mode ?? 'test';

@@ -317,6 +317,9 @@ describe('operator CLI: key:list, key:revoke by id or by the key, user:create; n
       [['--email', 'SECOND.user@team.example'], 'is already registered'],
       [['--email', 'not-an-email'], 'must be a valid email address'],
       [['--email', 'x@team.example', '--password', 'short'], 'must be at least 12 characters'],
+      // Sign-up's strength rule, with the organization's name and the email as the person's words.
+      [['--email', 'x@team.example', '--password', 'teamltdteamltd'], 'password: is too easy to guess'],
+      [['--email', 'x@team.example', '--password', 'passwordpassword'], 'password: is too easy to guess'],
     ] as const) {
       const refused = await admin('user:create', '--org', organizationId, ...args);
       expect(refused, args.join(' ')).toMatchObject({ code: 2, stdout: '' });
@@ -324,5 +327,50 @@ describe('operator CLI: key:list, key:revoke by id or by the key, user:create; n
     }
     const missingOrg = await admin('user:create', '--org', 'org_missing', '--email', 'y@team.example');
     expect(missingOrg.stderr).toContain('Organization not found');
+  });
+
+  test.concurrent("org:set-limits lifts a sign-up's reduced budgets and sets the operator's numbers", async () => {
+    const { session } = await signedIn();
+    const organizationId = session.organization.id;
+    const row = async () =>
+      (
+        await orm.em
+          .fork()
+          .getConnection()
+          .execute(
+            'select reduced_budgets, budget_api_reads, budget_api_writes, budget_waits from organization where id = ?',
+            [organizationId],
+          )
+      )[0];
+    expect(await row()).toEqual({
+      reduced_budgets: true,
+      budget_api_reads: null,
+      budget_api_writes: null,
+      budget_waits: null,
+    });
+    // The defaults of the CLI's own environment: 600 reads, 120 writes, 100 waits.
+    expect(json(await admin('org:set-limits', '--org', organizationId, '--api-reads', '5000'))).toEqual({
+      organizationId,
+      apiReads: 5000,
+      apiWrites: 120,
+      waits: 100,
+    });
+    expect(await row()).toEqual({
+      reduced_budgets: false,
+      budget_api_reads: 5000,
+      budget_api_writes: null,
+      budget_waits: null,
+    });
+    for (const args of [
+      ['--waits', '-1'],
+      ['--api-writes', '1.5'],
+      ['--api-reads', 'lots'],
+    ]) {
+      const refused = await admin('org:set-limits', '--org', organizationId, ...args);
+      expect(refused, args.join(' ')).toMatchObject({ code: 2, stdout: '' });
+    }
+    expect((await admin('org:set-limits', '--org', 'org_missing')).stderr).toContain(
+      'Organization not found',
+    );
   });
 });
