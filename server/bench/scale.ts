@@ -4,6 +4,7 @@ import { hashPassword } from '../src/accounts/password-hash.ts';
 import { createUser, generatePassword } from '../src/accounts/users.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { systemClock } from '../src/clock.ts';
+import { outcomeKeys } from '../src/db/migrations/Migration20261125174000_payment_day_outcome.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
 import { type Goal, printGoals } from './goals.ts';
 import type { Service } from './service.ts';
@@ -246,6 +247,12 @@ async function seededMerchant(
       `insert into payment_day_volume
        select organization_id, (created_at at time zone 'UTC')::date, currency, 0, count(*), sum(amount_value)
        from payment where organization_id = $1 and status = 'COMPLETED' group by 1, 2, 3`,
+      [organizationId],
+    );
+    await client.query(
+      `insert into payment_day_outcome (organization_id, day, kind, key, slot, count)
+       select organization_id, day, kind, key, 0, sum(delta)
+       from (${outcomeKeys('payment', 1)}) seeded where organization_id = $1 group by 1, 2, 3, 4`,
       [organizationId],
     );
     await client.query('commit');

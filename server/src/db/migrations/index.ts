@@ -16,6 +16,7 @@ import { Migration20261125143000_obie_provider } from './Migration20261125143000
 import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
 import { Migration20261125172000_test_clocks } from './Migration20261125172000_test_clocks.ts';
 import { Migration20261125173000_history_actor } from './Migration20261125173000_history_actor.ts';
+import { Migration20261125174000_payment_day_outcome } from './Migration20261125174000_payment_day_outcome.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -48,4 +49,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125150000_payment_search', class: Migration20261125150000_payment_search },
   { name: 'Migration20261125172000_test_clocks', class: Migration20261125172000_test_clocks },
   { name: 'Migration20261125173000_history_actor', class: Migration20261125173000_history_actor },
+  {
+    name: 'Migration20261125174000_payment_day_outcome',
+    class: Migration20261125174000_payment_day_outcome,
+  },
 ];
