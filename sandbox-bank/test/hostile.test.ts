@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDIRECT_URI, startTestBank, type TestBank } from './support/bank.ts';
+import { describe, expect, it } from 'vitest';
+import { REDIRECT_URI } from './support/bank.ts';
 import { customerAt } from './support/customer.ts';
 import {
   authorisedConsent,
-  connect,
+  bankWithProvider,
   consentRequest,
-  type Provider,
   paymentRequest,
 } from './support/provider-client.ts';
 
@@ -14,28 +13,14 @@ import {
  * signature and token checks: each answers the OB envelope, never a 500, and changes nothing.
  */
 describe('a hostile provider', () => {
-  let bank: TestBank;
-  let provider: Provider;
-  let clientToken: string;
-
-  const count = async (table: 'consents' | 'payments') =>
-    Number((await bank.database.pool.query(`select count(*) from ${table}`)).rows[0].count);
-
-  beforeAll(async () => {
-    bank = await startTestBank();
-    provider = await connect(bank.clientConfig);
-    clientToken = await provider.clientCredentials();
-  });
-  afterAll(async () => {
-    await provider?.close();
-    await bank?.stop();
-  });
+  const started = bankWithProvider();
+  const { count } = started;
 
   it('cannot ask for a fraction of a penny (the balance column keeps pence: nothing would be debited)', async () => {
     const before = await count('consents');
     for (const amount of ['0.004', '1.005', '10.10000']) {
-      const answer = await provider.api('POST', '/domestic-payment-consents', {
-        token: clientToken,
+      const answer = await started.provider.api('POST', '/domestic-payment-consents', {
+        token: started.clientToken,
         body: consentRequest(amount),
       });
       expect(answer.status, amount).toBe(400);
@@ -43,8 +28,8 @@ describe('a hostile provider', () => {
       expect(answer.body.Errors[0].Path).toBe('Data.Initiation.InstructedAmount.Amount');
     }
     expect(await count('consents')).toBe(before);
-    const whole = await provider.api('POST', '/domestic-payment-consents', {
-      token: clientToken,
+    const whole = await started.provider.api('POST', '/domestic-payment-consents', {
+      token: started.clientToken,
       body: consentRequest('7'),
     });
     expect(whole.status).toBe(201);
@@ -63,8 +48,8 @@ describe('a hostile provider', () => {
       ),
     };
     for (const [name, body] of Object.entries(bodies)) {
-      const answer = await provider.api('POST', '/domestic-payment-consents', {
-        token: clientToken,
+      const answer = await started.provider.api('POST', '/domestic-payment-consents', {
+        token: started.clientToken,
         rawBody: body,
       });
       expect(answer.status, name).toBe(400);
@@ -76,8 +61,8 @@ describe('a hostile provider', () => {
   it('gets 415 for a body that is not JSON, whatever parser the framework has for its type', async () => {
     const raw = JSON.stringify(consentRequest());
     for (const type of ['text/plain', 'text/plain; charset=utf-8']) {
-      const answer = await provider.api('POST', '/domestic-payment-consents', {
-        token: clientToken,
+      const answer = await started.provider.api('POST', '/domestic-payment-consents', {
+        token: started.clientToken,
         rawBody: raw,
         headers: { 'content-type': type },
       });
@@ -88,7 +73,7 @@ describe('a hostile provider', () => {
 
   it('gets the signed OB envelope for a malformed or overlong path', async () => {
     for (const path of ['/domestic-payments/%E0%A4%A', `/domestic-payment-consents/${'a'.repeat(500)}`]) {
-      const answer = await provider.api('GET', path, { token: clientToken });
+      const answer = await started.provider.api('GET', path, { token: started.clientToken });
       expect(answer.status, path).toBeGreaterThanOrEqual(400);
       expect(answer.status, path).toBeLessThan(500);
       expect(answer.body.Errors[0].ErrorCode, path).toMatch(/^U\d{3}$/);
@@ -104,57 +89,59 @@ describe('a hostile provider', () => {
       Identification: '60161331926820',
       Name: 'Savings account',
     };
-    const consent = await provider.api('POST', '/domestic-payment-consents', {
-      token: clientToken,
+    const consent = await started.provider.api('POST', '/domestic-payment-consents', {
+      token: started.clientToken,
       body: request,
     });
     const consentId = consent.body.Data.ConsentId;
     const status = async () =>
       (
-        await bank.database.pool.query('select status, debtor_account_id from consents where id = $1', [
-          consentId,
-        ])
+        await started.bank.database.pool.query(
+          'select status, debtor_account_id from consents where id = $1',
+          [consentId],
+        )
       ).rows[0];
 
-    const other = await provider.authorizationUrl(consentId);
+    const other = await started.provider.authorizationUrl(consentId);
     await expect(
       customerAt(other.url, REDIRECT_URI, { action: 'approve', account: 'acc-current' }),
     ).rejects.toThrow();
     expect(await status()).toEqual({ status: 'AWAU', debtor_account_id: null });
 
-    const named = await provider.authorizationUrl(consentId);
+    const named = await started.provider.authorizationUrl(consentId);
     const callback = await customerAt(named.url, REDIRECT_URI, { action: 'approve', account: 'acc-savings' });
-    await provider.exchange(callback, named);
+    await started.provider.exchange(callback, named);
     expect(await status()).toEqual({ status: 'AUTH', debtor_account_id: 'acc-savings' });
   });
 
   it('cannot spend one consent twice by racing payments under different idempotency keys', async () => {
-    const { consentId, request, accessToken } = await authorisedConsent(provider, REDIRECT_URI);
+    const { consentId, request, accessToken } = await authorisedConsent(started.provider, REDIRECT_URI);
     const answers = await Promise.all(
       Array.from({ length: 6 }, () =>
-        provider.api('POST', '/domestic-payments', {
+        started.provider.api('POST', '/domestic-payments', {
           token: accessToken,
           body: paymentRequest(consentId, request),
         }),
       ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
-    const made = await bank.database.pool.query('select count(*) from payments where consent_id = $1', [
-      consentId,
-    ]);
+    const made = await started.bank.database.pool.query(
+      'select count(*) from payments where consent_id = $1',
+      [consentId],
+    );
     expect(Number(made.rows[0].count)).toBe(1);
   });
 
   it('cannot point an authorization at another consent with query parameters beside request_uri', async () => {
-    const intended = await provider.api('POST', '/domestic-payment-consents', {
-      token: clientToken,
+    const intended = await started.provider.api('POST', '/domestic-payment-consents', {
+      token: started.clientToken,
       body: consentRequest('1.00', 'INTENDED'),
     });
-    const other = await provider.api('POST', '/domestic-payment-consents', {
-      token: clientToken,
+    const other = await started.provider.api('POST', '/domestic-payment-consents', {
+      token: started.clientToken,
       body: consentRequest('900.00', 'OTHER'),
     });
-    const authorization = await provider.authorizationUrl(intended.body.Data.ConsentId);
+    const authorization = await started.provider.authorizationUrl(intended.body.Data.ConsentId);
     const url = new URL(authorization.url);
     url.searchParams.set(
       'claims',
@@ -165,9 +152,10 @@ describe('a hostile provider', () => {
     url.searchParams.set('redirect_uri', 'https://evil.example/callback');
     const callback = await customerAt(url, REDIRECT_URI, { action: 'approve' });
     expect(callback.startsWith(REDIRECT_URI)).toBe(true);
-    const statuses = await bank.database.pool.query('select id, status from consents where id = any($1)', [
-      [intended.body.Data.ConsentId, other.body.Data.ConsentId],
-    ]);
+    const statuses = await started.bank.database.pool.query(
+      'select id, status from consents where id = any($1)',
+      [[intended.body.Data.ConsentId, other.body.Data.ConsentId]],
+    );
     expect(Object.fromEntries(statuses.rows.map((row) => [row.id, row.status]))).toEqual({
       [intended.body.Data.ConsentId]: 'AUTH',
       [other.body.Data.ConsentId]: 'AWAU',

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import * as client from 'openid-client';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDIRECT_URI, startTestBank, type TestBank } from './support/bank.ts';
+import { describe, expect, it } from 'vitest';
+import { REDIRECT_URI } from './support/bank.ts';
 import { customerAt } from './support/customer.ts';
 import {
   authorisedConsent,
-  connect,
+  bankWithProvider,
   consentRequest,
   type Provider,
   paymentRequest,
@@ -15,25 +15,11 @@ import {
 
 /** Every refusal the issue lists: each answers the right error and changes nothing. */
 describe('the bank refuses', () => {
-  let bank: TestBank;
-  let provider: Provider;
-  let clientToken: string;
-
-  const count = async (table: 'consents' | 'payments') =>
-    Number((await bank.database.pool.query(`select count(*) from ${table}`)).rows[0].count);
-
-  beforeAll(async () => {
-    bank = await startTestBank();
-    provider = await connect(bank.clientConfig);
-    clientToken = await provider.clientCredentials();
-  });
-  afterAll(async () => {
-    await provider?.close();
-    await bank?.stop();
-  });
+  const started = bankWithProvider();
+  const { count } = started;
 
   const postConsent = (options: Parameters<Provider['api']>[2]) =>
-    provider.api('POST', '/domestic-payment-consents', options);
+    started.provider.api('POST', '/domestic-payment-consents', options);
 
   describe('a request signature that is', () => {
     const body = consentRequest();
@@ -41,7 +27,7 @@ describe('the bank refuses', () => {
 
     it('missing', async () => {
       const before = await count('consents');
-      const answer = await postConsent({ token: clientToken, rawBody: raw, signature: null });
+      const answer = await postConsent({ token: started.clientToken, rawBody: raw, signature: null });
       expect(answer.status).toBe(400);
       expect(answer.body.Errors[0].ErrorCode).toBe('U018');
       expect(await count('consents')).toBe(before);
@@ -50,9 +36,9 @@ describe('the bank refuses', () => {
     it('made with a key that is not the client’s', async () => {
       const { privateKey } = await generateKeyPair('PS256');
       const answer = await postConsent({
-        token: clientToken,
+        token: started.clientToken,
         rawBody: raw,
-        signature: await provider.signBody(raw, {}, privateKey),
+        signature: await started.provider.signBody(raw, {}, privateKey),
       });
       expect(answer.status).toBe(400);
       expect(answer.body.Errors[0].ErrorCode).toBe('U016');
@@ -60,48 +46,51 @@ describe('the bank refuses', () => {
 
     it('over another body', async () => {
       const answer = await postConsent({
-        token: clientToken,
+        token: started.clientToken,
         rawBody: raw,
-        signature: await provider.signBody(JSON.stringify(consentRequest('99.00'))),
+        signature: await started.provider.signBody(JSON.stringify(consentRequest('99.00'))),
       });
       expect(answer.body.Errors[0].ErrorCode).toBe('U016');
     });
 
     it('dated in the future, or missing a critical claim, or not detached, or with an unknown kid', async () => {
-      const future = await provider.signBody(raw, {
+      const future = await started.provider.signBody(raw, {
         'http://openbanking.org.uk/iat': Math.floor(Date.now() / 1000) + 3600,
       });
       expect(
-        (await postConsent({ token: clientToken, rawBody: raw, signature: future })).body.Errors[0].ErrorCode,
+        (await postConsent({ token: started.clientToken, rawBody: raw, signature: future })).body.Errors[0]
+          .ErrorCode,
       ).toBe('U017');
-      const noCrit = await provider.signBody(raw, { crit: ['http://openbanking.org.uk/iat'] });
-      expect((await postConsent({ token: clientToken, rawBody: raw, signature: noCrit })).status).toBe(400);
-      const attached = (await provider.signBody(raw)).replace(
+      const noCrit = await started.provider.signBody(raw, { crit: ['http://openbanking.org.uk/iat'] });
+      expect(
+        (await postConsent({ token: started.clientToken, rawBody: raw, signature: noCrit })).status,
+      ).toBe(400);
+      const attached = (await started.provider.signBody(raw)).replace(
         '..',
         `.${Buffer.from(raw).toString('base64url')}.`,
       );
       expect(
-        (await postConsent({ token: clientToken, rawBody: raw, signature: attached })).body.Errors[0]
+        (await postConsent({ token: started.clientToken, rawBody: raw, signature: attached })).body.Errors[0]
           .ErrorCode,
       ).toBe('U020');
-      const otherKid = await provider.signBody(raw, { kid: 'not-a-key' });
+      const otherKid = await started.provider.signBody(raw, { kid: 'not-a-key' });
       expect(
-        (await postConsent({ token: clientToken, rawBody: raw, signature: otherKid })).body.Errors[0]
+        (await postConsent({ token: started.clientToken, rawBody: raw, signature: otherKid })).body.Errors[0]
           .ErrorCode,
       ).toBe('U016');
-      const garbage = await postConsent({ token: clientToken, rawBody: raw, signature: '%%%..%%%' });
+      const garbage = await postConsent({ token: started.clientToken, rawBody: raw, signature: '%%%..%%%' });
       expect(garbage.status).toBe(400);
     });
   });
 
   describe('at the authorization server', () => {
     it('an unsigned request object, or plain PAR parameters', async () => {
-      const consent = await postConsent({ token: clientToken, body: consentRequest() });
+      const consent = await postConsent({ token: started.clientToken, body: consentRequest() });
       const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(
         JSON.stringify({
-          iss: bank.clientConfig.clientId,
-          aud: bank.issuer,
-          client_id: bank.clientConfig.clientId,
+          iss: started.bank.clientConfig.clientId,
+          aud: started.bank.issuer,
+          client_id: started.bank.clientConfig.clientId,
           response_type: 'code',
           scope: 'openid payments',
           redirect_uri: REDIRECT_URI,
@@ -110,12 +99,12 @@ describe('the bank refuses', () => {
         }),
       ).toString('base64url')}.`;
       await expect(
-        client.buildAuthorizationUrlWithPAR(provider.config, { request: none }),
+        client.buildAuthorizationUrlWithPAR(started.provider.config, { request: none }),
       ).rejects.toMatchObject({
         error: 'invalid_request_object',
       });
       await expect(
-        client.buildAuthorizationUrlWithPAR(provider.config, {
+        client.buildAuthorizationUrlWithPAR(started.provider.config, {
           redirect_uri: REDIRECT_URI,
           scope: 'openid payments',
           response_type: 'code',
@@ -127,10 +116,10 @@ describe('the bank refuses', () => {
     });
 
     it('a request object signed with a key that is not the client’s', async () => {
-      const consent = await postConsent({ token: clientToken, body: consentRequest() });
+      const consent = await postConsent({ token: started.clientToken, body: consentRequest() });
       const { privateKey } = await generateKeyPair('PS256');
       const forged = await new SignJWT({
-        client_id: bank.clientConfig.clientId,
+        client_id: started.bank.clientConfig.clientId,
         response_type: 'code',
         response_mode: 'jwt',
         scope: 'openid payments',
@@ -141,27 +130,27 @@ describe('the bank refuses', () => {
           id_token: { openbanking_intent_id: { value: consent.body.Data.ConsentId, essential: true } },
         },
       })
-        .setProtectedHeader({ alg: 'PS256', kid: bank.clientConfig.signingKey.kid })
-        .setIssuer(bank.clientConfig.clientId)
-        .setAudience(bank.issuer)
+        .setProtectedHeader({ alg: 'PS256', kid: started.bank.clientConfig.signingKey.kid })
+        .setIssuer(started.bank.clientConfig.clientId)
+        .setAudience(started.bank.issuer)
         .setIssuedAt()
         .setNotBefore('0s')
         .setExpirationTime('5m')
         .setJti(randomUUID())
         .sign(privateKey);
       await expect(
-        client.buildAuthorizationUrlWithPAR(provider.config, { request: forged }),
+        client.buildAuthorizationUrlWithPAR(started.provider.config, { request: forged }),
       ).rejects.toMatchObject({
         error: 'invalid_request_object',
       });
     });
 
     it('a code exchange without the PKCE verifier', async () => {
-      const consent = await postConsent({ token: clientToken, body: consentRequest() });
-      const authorization = await provider.authorizationUrl(consent.body.Data.ConsentId);
+      const consent = await postConsent({ token: started.clientToken, body: consentRequest() });
+      const authorization = await started.provider.authorizationUrl(consent.body.Data.ConsentId);
       const callback = await customerAt(authorization.url, REDIRECT_URI, { action: 'approve' });
       await expect(
-        client.authorizationCodeGrant(provider.config, new URL(callback), {
+        client.authorizationCodeGrant(started.provider.config, new URL(callback), {
           expectedState: authorization.state,
           expectedNonce: authorization.nonce,
           idTokenExpected: true,
@@ -170,49 +159,49 @@ describe('the bank refuses', () => {
     });
 
     it('a reused code', async () => {
-      const consent = await postConsent({ token: clientToken, body: consentRequest() });
-      const authorization = await provider.authorizationUrl(consent.body.Data.ConsentId);
+      const consent = await postConsent({ token: started.clientToken, body: consentRequest() });
+      const authorization = await started.provider.authorizationUrl(consent.body.Data.ConsentId);
       const callback = await customerAt(authorization.url, REDIRECT_URI, { action: 'approve' });
-      await provider.exchange(callback, authorization);
-      await expect(provider.exchange(callback, authorization)).rejects.toMatchObject({
+      await started.provider.exchange(callback, authorization);
+      await expect(started.provider.exchange(callback, authorization)).rejects.toMatchObject({
         error: 'invalid_grant',
       });
     });
 
     it('an authorization for an unknown consent, or one already authorised', async () => {
-      const authorization = await provider.authorizationUrl('pdc-00000000000000000000000000000000');
+      const authorization = await started.provider.authorizationUrl('pdc-00000000000000000000000000000000');
       const callback = await customerAt(authorization.url, REDIRECT_URI, { action: 'approve' });
-      await expect(provider.exchange(callback, authorization)).rejects.toMatchObject({
+      await expect(started.provider.exchange(callback, authorization)).rejects.toMatchObject({
         error: 'invalid_request',
       });
     });
 
     it('a bank page without its interaction, or a form posted from another origin', async () => {
-      const stale = await fetch(`${bank.pagesUrl}/interaction/not-a-real-one`);
+      const stale = await fetch(`${started.bank.pagesUrl}/interaction/not-a-real-one`);
       expect(stale.status).toBe(400);
       expect(await stale.text()).toContain('This sign-in has expired');
-      const forged = await fetch(`${bank.pagesUrl}/interaction/not-a-real-one/confirm`, {
+      const forged = await fetch(`${started.bank.pagesUrl}/interaction/not-a-real-one/confirm`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
         body: 'action=approve&account=acc-current',
       });
       expect(forged.status).toBe(403);
-      const noApi = await fetch(`${bank.pagesUrl}/token`, { method: 'POST' });
+      const noApi = await fetch(`${started.bank.pagesUrl}/token`, { method: 'POST' });
       expect(noApi.status).toBe(404);
     });
 
     it('a client without its TLS certificate', async () => {
-      const bare = new Agent({ connect: { ca: bank.clientConfig.transport.caCertificatePem } });
-      const response = await undiciFetch(`${bank.issuer}/token`, {
+      const bare = new Agent({ connect: { ca: started.bank.clientConfig.transport.caCertificatePem } });
+      const response = await undiciFetch(`${started.bank.issuer}/token`, {
         method: 'POST',
         body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'payments' }),
         dispatcher: bare,
       });
       expect(response.status).toBe(401);
       const api = await undiciFetch(
-        `${bank.apiBase}/domestic-payment-consents/pdc-00000000000000000000000000000000`,
+        `${started.bank.apiBase}/domestic-payment-consents/pdc-00000000000000000000000000000000`,
         {
-          headers: { authorization: `Bearer ${clientToken}` },
+          headers: { authorization: `Bearer ${started.clientToken}` },
           dispatcher: bare,
         },
       );
@@ -223,20 +212,20 @@ describe('the bank refuses', () => {
 
   describe('the PISP API', () => {
     it('a token of another consent, and the wrong grant for a call', async () => {
-      const first = await authorisedConsent(provider, REDIRECT_URI, { reference: 'ORDER-A' });
-      const second = await authorisedConsent(provider, REDIRECT_URI, { reference: 'ORDER-B' });
+      const first = await authorisedConsent(started.provider, REDIRECT_URI, { reference: 'ORDER-A' });
+      const second = await authorisedConsent(started.provider, REDIRECT_URI, { reference: 'ORDER-B' });
       const before = await count('payments');
-      const crossed = await provider.api('POST', '/domestic-payments', {
+      const crossed = await started.provider.api('POST', '/domestic-payments', {
         token: first.accessToken,
         body: paymentRequest(second.consentId, second.request),
       });
       expect(crossed.status).toBe(403);
-      const withClientToken = await provider.api('POST', '/domestic-payments', {
-        token: clientToken,
+      const withClientToken = await started.provider.api('POST', '/domestic-payments', {
+        token: started.clientToken,
         body: paymentRequest(first.consentId, first.request),
       });
       expect(withClientToken.status).toBe(403);
-      const readWithCustomerToken = await provider.api(
+      const readWithCustomerToken = await started.provider.api(
         'GET',
         `/domestic-payment-consents/${first.consentId}`,
         {
@@ -244,7 +233,7 @@ describe('the bank refuses', () => {
         },
       );
       expect(readWithCustomerToken.status).toBe(403);
-      const noToken = await provider.api('GET', `/domestic-payment-consents/${first.consentId}`, {
+      const noToken = await started.provider.api('GET', `/domestic-payment-consents/${first.consentId}`, {
         token: 'nonsense',
       });
       expect(noToken.status).toBe(401);
@@ -252,28 +241,31 @@ describe('the bank refuses', () => {
     });
 
     it('a payment that does not match its consent (U008), and a second payment on one consent', async () => {
-      const { consentId, request, accessToken } = await authorisedConsent(provider, REDIRECT_URI);
+      const { consentId, request, accessToken } = await authorisedConsent(started.provider, REDIRECT_URI);
       const other = structuredClone(paymentRequest(consentId, request));
       other.Data.Initiation.InstructedAmount.Amount = '999.99';
-      const mismatch = await provider.api('POST', '/domestic-payments', { token: accessToken, body: other });
+      const mismatch = await started.provider.api('POST', '/domestic-payments', {
+        token: accessToken,
+        body: other,
+      });
       expect(mismatch.status).toBe(400);
       expect(mismatch.body.Errors[0].ErrorCode).toBe('U008');
       const otherRisk = {
         ...paymentRequest(consentId, request),
         Risk: { PaymentContextCode: 'TransferToSelf' as const },
       };
-      const riskMismatch = await provider.api('POST', '/domestic-payments', {
+      const riskMismatch = await started.provider.api('POST', '/domestic-payments', {
         token: accessToken,
         body: otherRisk,
       });
       expect(riskMismatch.body.Errors[0].ErrorCode).toBe('U008');
 
-      const paid = await provider.api('POST', '/domestic-payments', {
+      const paid = await started.provider.api('POST', '/domestic-payments', {
         token: accessToken,
         body: paymentRequest(consentId, request),
       });
       expect(paid.status).toBe(201);
-      const again = await provider.api('POST', '/domestic-payments', {
+      const again = await started.provider.api('POST', '/domestic-payments', {
         token: accessToken,
         body: paymentRequest(consentId, request),
       });
@@ -289,7 +281,7 @@ describe('the bank refuses', () => {
         '/domestic-payments/dp-00000000000000000000000000000000/payment-details',
         `/domestic-payments/${encodeURIComponent("' or 1=1 --")}`,
       ]) {
-        const answer = await provider.api('GET', path, { token: clientToken });
+        const answer = await started.provider.api('GET', path, { token: started.clientToken });
         expect(answer.status, path).toBe(400);
         expect(answer.body.Errors[0].ErrorCode).toBe('U010');
       }
@@ -298,22 +290,22 @@ describe('the bank refuses', () => {
     it('an idempotency key replayed: the same body gets the same consent, another body is refused', async () => {
       const key = randomUUID();
       const body = consentRequest('5.00', 'IDEMP-1');
-      const first = await postConsent({ token: clientToken, body, idempotencyKey: key });
-      const replay = await postConsent({ token: clientToken, body, idempotencyKey: key });
+      const first = await postConsent({ token: started.clientToken, body, idempotencyKey: key });
+      const replay = await postConsent({ token: started.clientToken, body, idempotencyKey: key });
       expect(first.status).toBe(201);
       expect(replay.status).toBe(201);
       expect(replay.body.Data.ConsentId).toBe(first.body.Data.ConsentId);
       const before = await count('consents');
       const other = await postConsent({
-        token: clientToken,
+        token: started.clientToken,
         body: consentRequest('6.00', 'IDEMP-1'),
         idempotencyKey: key,
       });
       expect(other.status).toBe(400);
       expect(other.body.Errors[0].ErrorCode).toBe('U012');
       expect(await count('consents')).toBe(before);
-      const missing = await provider.api('POST', '/domestic-payment-consents', {
-        token: clientToken,
+      const missing = await started.provider.api('POST', '/domestic-payment-consents', {
+        token: started.clientToken,
         body,
         headers: { 'x-idempotency-key': 'k'.repeat(41) },
       });
@@ -321,15 +313,15 @@ describe('the bank refuses', () => {
     });
 
     it('a payment replayed under its idempotency key is the same payment', async () => {
-      const { consentId, request, accessToken } = await authorisedConsent(provider, REDIRECT_URI);
+      const { consentId, request, accessToken } = await authorisedConsent(started.provider, REDIRECT_URI);
       const key = randomUUID();
       const body = paymentRequest(consentId, request);
-      const first = await provider.api('POST', '/domestic-payments', {
+      const first = await started.provider.api('POST', '/domestic-payments', {
         token: accessToken,
         body,
         idempotencyKey: key,
       });
-      const replay = await provider.api('POST', '/domestic-payments', {
+      const replay = await started.provider.api('POST', '/domestic-payments', {
         token: accessToken,
         body,
         idempotencyKey: key,
@@ -342,54 +334,56 @@ describe('the bank refuses', () => {
   describe('bad input', () => {
     it('bad JSON, a wrong content type, a huge body, a hostile interaction id: the envelope, never a 500', async () => {
       const before = await count('consents');
-      const badJson = await postConsent({ token: clientToken, rawBody: '{"Data":' });
+      const badJson = await postConsent({ token: started.clientToken, rawBody: '{"Data":' });
       expect(badJson.status).toBe(400);
       const wrongType = await postConsent({
-        token: clientToken,
+        token: started.clientToken,
         rawBody: 'Data=1',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(wrongType.status).toBe(415);
       const huge = await postConsent({
-        token: clientToken,
+        token: started.clientToken,
         rawBody: JSON.stringify({ Data: 'x'.repeat(200_000) }),
       });
       expect(huge.status).toBe(413);
-      const notAnObject = await postConsent({ token: clientToken, rawBody: 'null' });
+      const notAnObject = await postConsent({ token: started.clientToken, rawBody: 'null' });
       expect(notAnObject.status).toBe(400);
       const extra = consentRequest() as Record<string, unknown>;
       extra.Status = 'AUTH';
-      const unexpected = await postConsent({ token: clientToken, body: extra });
+      const unexpected = await postConsent({ token: started.clientToken, body: extra });
       expect(unexpected.status).toBe(400);
       expect(unexpected.body.Errors[0].ErrorCode).toBe('U004');
       const euros = consentRequest();
       euros.Data.Initiation.InstructedAmount.Currency = 'EUR';
-      expect((await postConsent({ token: clientToken, body: euros })).body.Errors[0].ErrorCode).toBe('U013');
+      expect((await postConsent({ token: started.clientToken, body: euros })).body.Errors[0].ErrorCode).toBe(
+        'U013',
+      );
       const negative = consentRequest('-1.00');
-      expect((await postConsent({ token: clientToken, body: negative })).status).toBe(400);
-      const hostile = await provider.api(
+      expect((await postConsent({ token: started.clientToken, body: negative })).status).toBe(400);
+      const hostile = await started.provider.api(
         'GET',
         '/domestic-payment-consents/pdc-00000000000000000000000000000000',
         {
-          token: clientToken,
+          token: started.clientToken,
           headers: { 'x-fapi-interaction-id': `<script>${'a'.repeat(300)}` },
         },
       );
       expect(hostile.headers.get('x-fapi-interaction-id')).toMatch(/^[0-9a-f-]{36}$/);
-      const echoed = await provider.api(
+      const echoed = await started.provider.api(
         'GET',
         '/domestic-payment-consents/pdc-00000000000000000000000000000000',
         {
-          token: clientToken,
+          token: started.clientToken,
           headers: { 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' },
         },
       );
       expect(echoed.headers.get('x-fapi-interaction-id')).toBe('93bac548-d2de-4546-b106-880a5018460d');
-      const notAcceptable = await provider.api(
+      const notAcceptable = await started.provider.api(
         'GET',
         '/domestic-payment-consents/pdc-00000000000000000000000000000000',
         {
-          token: clientToken,
+          token: started.clientToken,
           headers: { accept: 'text/html' },
         },
       );
@@ -400,25 +394,25 @@ describe('the bank refuses', () => {
     it('an expired or replayed client assertion at the token endpoint', async () => {
       const assertion = (exp: number, jti: string) =>
         new SignJWT({})
-          .setProtectedHeader({ alg: 'PS256', kid: bank.clientConfig.signingKey.kid })
-          .setIssuer(bank.clientConfig.clientId)
-          .setSubject(bank.clientConfig.clientId)
-          .setAudience(bank.issuer)
+          .setProtectedHeader({ alg: 'PS256', kid: started.bank.clientConfig.signingKey.kid })
+          .setIssuer(started.bank.clientConfig.clientId)
+          .setSubject(started.bank.clientConfig.clientId)
+          .setAudience(started.bank.issuer)
           .setIssuedAt()
           .setExpirationTime(exp)
           .setJti(jti)
-          .sign(provider.signingKey);
+          .sign(started.provider.signingKey);
       const token = (clientAssertion: string) =>
-        undiciFetch(`${bank.issuer}/token`, {
+        undiciFetch(`${started.bank.issuer}/token`, {
           method: 'POST',
           body: new URLSearchParams({
             grant_type: 'client_credentials',
             scope: 'payments',
-            client_id: bank.clientConfig.clientId,
+            client_id: started.bank.clientConfig.clientId,
             client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
             client_assertion: clientAssertion,
           }),
-          dispatcher: provider.agent,
+          dispatcher: started.provider.agent,
         });
       const expired = await token(await assertion(Math.floor(Date.now() / 1000) - 60, randomUUID()));
       expect(expired.status).toBe(401);

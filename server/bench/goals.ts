@@ -12,6 +12,7 @@ export interface Goal {
 }
 
 export function printGoals(goals: Goal[]): void {
+  if (goals.length === 0) return;
   const width = Math.max(...goals.map((goal) => goal.figure.length)) + 2;
   console.log('\nsummary');
   for (const { figure, value, goal, met } of goals) {

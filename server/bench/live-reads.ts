@@ -111,10 +111,12 @@ export async function measureLiveReads(
   }
 }
 
-async function measureMemory(
+/** Also `bench/wait-memory.ts`'s: RSS and heap of `waiters` waiting clients on the second process. */
+export async function measureMemory(
   second: SecondProcess,
   headers: Record<string, string>,
   databaseUrl: string,
+  waiters = MEMORY_WAITERS,
 ): Promise<LiveReadsResult['memory']> {
   const ids = await createPayments(second.url, headers, MEMORY_PAYMENTS);
   const etags = await Promise.all(ids.map((id) => etagOf(second.url, headers, id)));
@@ -122,7 +124,7 @@ async function measureMemory(
   // Waits of 60 s that nobody ends early: measured while all are open, then shut down by a change.
   const waits: Promise<void>[] = [];
   await openInBatches(
-    MEMORY_WAITERS,
+    waiters,
     (index) => {
       waits.push(
         (async () => {
@@ -151,7 +153,7 @@ async function measureMemory(
     waiters: during.waiting,
     rssMb: round((during.rss - before.rss) / 2 ** 20),
     heapMb: round((during.heapUsed - before.heapUsed) / 2 ** 20),
-    perWaiterKb: round((during.rss - before.rss) / 1024 / MEMORY_WAITERS),
+    perWaiterKb: round((during.rss - before.rss) / 1024 / waiters),
     ...connections,
   };
 }
@@ -205,14 +207,14 @@ async function countRealisticReads(serviceUrl: string, apiKey: string) {
   };
 }
 
-interface SecondProcess {
+export interface SecondProcess {
   url: string;
   stats(): Promise<{ rss: number; heapUsed: number; waiting: number }>;
   waiting(): Promise<number>;
   stop(): Promise<void>;
 }
 
-async function startSecondProcess(databaseUrl: string, dataDir: string): Promise<SecondProcess> {
+export async function startSecondProcess(databaseUrl: string, dataDir: string): Promise<SecondProcess> {
   const script = fileURLToPath(new URL('./live-process.ts', import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ['--expose-gc', script, databaseUrl, dataDir], {
     stdio: ['pipe', 'pipe', 'inherit'],

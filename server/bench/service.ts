@@ -30,7 +30,7 @@ export interface Service {
 export async function startService(
   databaseUrl: string,
   dataDir: string,
-  options: { countRateLimits?: boolean; runWorker?: boolean } = {},
+  options: { countRateLimits?: boolean; runWorker?: boolean; env?: Record<string, string> } = {},
 ): Promise<Service> {
   const unreachable = '1000000000';
   const config = loadConfig(
@@ -46,8 +46,10 @@ export async function startService(
             RATE_LIMIT_API_READS: unreachable,
             RATE_LIMIT_API_WRITES: unreachable,
             RATE_LIMIT_WAITS_PER_ORGANIZATION: unreachable,
+            WAITS_PER_PROCESS: unreachable,
           }
         : { RATE_LIMITS: 'off' }),
+      ...options.env,
     },
     dataDir,
   );

@@ -6,7 +6,7 @@ import { type AppRouter, appRouter } from './app-router.ts';
 import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
-import { type AppServices, createContextFactory } from './context.ts';
+import { createContextFactory } from './context.ts';
 import { dashboardExportRoute } from './dashboard/export-route.ts';
 import { envelopeClientError } from './http/client-error.ts';
 import { DOCS_OPTIONS, docsScriptHashes } from './http/docs-page.ts';
@@ -19,9 +19,8 @@ import {
 import { healthRoutes } from './http/health.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { withExamples } from './http/openapi-examples.ts';
-import { echoRequestId, requestIdOf } from './http/request-id.ts';
+import { echoRequestId, requestIdOf, securityHeaders } from './http/request-hooks.ts';
 import { restApi } from './http/rest-api.ts';
-import { securityHeaders } from './http/security-headers.ts';
 import { refuseTrpcStreaming } from './http/trpc-transport.ts';
 import { webApp } from './http/web-app.ts';
 import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
@@ -37,6 +36,7 @@ import { obieRoutes } from './providers/obie/obie-routes.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
 import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
+import type { AppServices } from './trpc/trpc.ts';
 
 export interface BuildAppOptions
   extends Omit<
@@ -68,7 +68,7 @@ export interface BuildAppOptions
  * /api/openapi.json, /docs   the generated contract and its interactive reference
  * /health, /ready   probes for load balancers (http/health.ts)
  * /bank-logos/<id>.svg, and the built SPA with a deep-link fallback
- * Every answer: x-request-id and the security headers (http/security-headers.ts).
+ * Every answer: x-request-id and the security headers (http/request-hooks.ts).
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const providers = options.providers ?? defaultProviderRegistry(options.config, options.orm, options.logger);
@@ -98,6 +98,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // which would let a 10 s limit run to 40 s).
     requestTimeout: options.config.timeouts.requestMs,
     connectionTimeout: options.config.timeouts.connectionMs,
+    // Between requests too (Fastify's default keep-alive is 72 s, for AWS load balancers' 60 s):
+    // an idle socket is a file descriptor and memory. Behind a load balancer that keeps idle
+    // connections longer than this, raise CONNECTION_TIMEOUT_MS above its idle timeout.
+    keepAliveTimeout: options.config.timeouts.connectionMs,
     http: { connectionsCheckingInterval: 1_000, headersTimeout: options.config.timeouts.requestMs },
     frameworkErrors: envelopeFrameworkError,
     // The caller's x-request-id when usable, else a UUID: on every answer and every log line.
@@ -107,6 +111,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: false,
   });
 
+  // Past this many open sockets Node closes a new one at once: what the process can hold (memory,
+  // file descriptors) is bounded however many clients connect (docs/decisions/044-organization-budgets.md).
+  app.server.maxConnections = options.config.maxConnections;
   app.addHook('onRequest', echoRequestId);
   traceHttp(app);
   if (options.drain) drainHooks(app, options.drain);

@@ -67,7 +67,13 @@ const EnvSchema = z.object({
   RATE_LIMIT_API_WRITES: count(120),
   RATE_LIMIT_PAGES: count(120),
   RATE_LIMIT_DASHBOARD: count(600),
-  RATE_LIMIT_WAITS_PER_ORGANIZATION: count(1_000),
+  RATE_LIMIT_WAITS_PER_ORGANIZATION: count(100),
+  /** Sign-ups from one client address per hour (TRUST_PROXY: the address behind the load balancer). */
+  RATE_LIMIT_SIGN_UPS: count(10),
+  /** Waiting reads this process holds at once, whatever the organizations (memory: at most ~57 KB each, see 044). */
+  WAITS_PER_PROCESS: count(2_000),
+  /** Open sockets this process accepts; beyond it Node closes new connections at once. */
+  MAX_CONNECTIONS: count(10_000),
   TRPC_MAX_BATCH_SIZE: count(10),
   REQUEST_TIMEOUT_MS: count(10_000),
   CONNECTION_TIMEOUT_MS: count(30_000),
@@ -79,6 +85,8 @@ const EnvSchema = z.object({
    * checks every 1 s and needs 2 failures, so 5 s leaves room). 0 in a setup without one.
    */
   SHUTDOWN_DRAIN_MS: count(5_000, 0),
+  /** The merchants' request log (observability/request-log.ts); `off` writes none (an incident lever). */
+  REQUEST_LOG: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
   /** Prometheus metrics (`GET /metrics`) on a listener of their own; unset: no listener. */
   METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   /** Loopback unless set (`0.0.0.0` in a container scraped from outside it). */
@@ -131,25 +139,36 @@ export type LogLevel = z.infer<typeof EnvSchema>['LOG_LEVEL'];
 export interface RateLimitConfig {
   enabled: boolean;
   windowSeconds: number;
-  /** Per API key: GETs and writes have budgets of their own (a polling loop does not block creates). */
+  /**
+   * Per organization, across all its keys and every instance: GETs and writes have budgets of
+   * their own (a polling loop does not block creates). The defaults; an organization's own
+   * (self-serve sign-up: a tenth, org:set-limits) are in rate-limits/organization-budgets.ts.
+   */
   apiReads: number;
   apiWrites: number;
   /** Per client address on the customer pages (/trpc pages.*), which have no key. */
   pages: number;
-  /** Per dashboard session: every signed-in call (a batch counts each call). */
+  /** Per organization, across its dashboard sessions: every signed-in call (a batch counts each call). */
   dashboard: number;
   /**
    * Waiting reads (Prefer: wait, the dashboard's live page) one organization may hold at once in
-   * one process, whatever its keys and sessions: a wait holds memory for up to 60 s and the
-   * dashboard's reads have no request budget. Beyond it a read answers at once.
+   * one process, whatever its keys and sessions: a wait holds memory for up to 60 s.
+   * Beyond it (or beyond `waitsPerProcess`) a read answers at once.
    */
   waitsPerOrganization: number;
+  /** Waiting reads the whole process holds at once: the ceiling no number of organizations passes. */
+  waitsPerProcess: number;
+  /** Self-serve sign-ups per client address per hour. */
+  signUpsPerAddress: number;
 }
 
 export interface TimeoutConfig {
   /** Whole request (headers and body) received within this, else 408 and the socket closes. */
   requestMs: number;
-  /** A socket with no traffic either way for this long is closed. */
+  /**
+   * A socket with no traffic either way for this long is closed, before its first request and
+   * between requests (keep-alive) alike.
+   */
   connectionMs: number;
   /** Postgres `statement_timeout` for the service's pool. */
   statementMs: number;
@@ -192,10 +211,14 @@ export interface Config {
   /** Calls per tRPC batch request; more is a 400. */
   trpcMaxBatchSize: number;
   timeouts: TimeoutConfig;
+  /** Open sockets accepted at once (`server.maxConnections`); beyond it a new one is closed. */
+  maxConnections: number;
   /** Fastify's `trustProxy`: false, a hop count, or addresses/CIDRs of the proxies. */
   trustProxy: false | number | string[];
   /** SIGTERM: serve this long while not ready, then stop (lifecycle/http-drain.ts). */
   shutdownDrainMs: number;
+  /** Whether /api requests are written to the merchants' request log. */
+  requestLog: boolean;
   /** Where `GET /metrics` listens (observability/metrics-server.ts); undefined: nowhere. */
   metrics: { host: string; port: number } | undefined;
   /** OTLP trace export (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: tracing off. */
@@ -327,6 +350,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       pages: e.RATE_LIMIT_PAGES,
       dashboard: e.RATE_LIMIT_DASHBOARD,
       waitsPerOrganization: e.RATE_LIMIT_WAITS_PER_ORGANIZATION,
+      waitsPerProcess: e.WAITS_PER_PROCESS,
+      signUpsPerAddress: e.RATE_LIMIT_SIGN_UPS,
     },
     trpcMaxBatchSize: e.TRPC_MAX_BATCH_SIZE,
     timeouts: {
@@ -335,8 +360,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       statementMs: e.DB_STATEMENT_TIMEOUT_MS,
       poolAcquireMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
     },
+    maxConnections: e.MAX_CONNECTIONS,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    requestLog: e.REQUEST_LOG === 'on',
     metrics:
       e.METRICS_PORT === undefined
         ? undefined

@@ -3,10 +3,10 @@ import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { noApiKeyCache } from '../src/auth/api-key-cache.ts';
 import { hashApiKey } from '../src/auth/api-key-secret.ts';
-import type { Context } from '../src/context.ts';
 import { ApiKey } from '../src/db/entities/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { readProcedure, writeProcedure } from '../src/trpc/procedures.ts';
+import type { Context } from '../src/trpc/trpc.ts';
 import { createCallerFactory, router } from '../src/trpc/trpc.ts';
 import { expectFailure, expectSuccess } from './helpers/expect-envelope.ts';
 import { createTestApp } from './helpers/test-app.ts';
@@ -204,7 +204,7 @@ describe('keys at rest and in logs', () => {
     const row = await orm.em.fork().findOneOrFail(ApiKey, { id: apiKeyId });
     expect(row.keyHash).toBe(hashApiKey(apiKey));
     expect(JSON.stringify(row)).not.toContain(apiKey.slice(12));
-    expect(row.prefix).toBe(apiKey.slice(0, 12));
+    expect(row.prefix).toBe(apiKey.slice(0, 17));
   });
 
   test('a key never reaches the log, even at trace level with request logging', async () => {

@@ -42,6 +42,7 @@ describe('operator CLI: refusals change nothing', () => {
     [['org:approve-provider', '--org', 'org_x', '--provider', 'Bad Code!'], '--provider'],
     [['org:approve-provider', '--org', 'org_x', '--provider', 'p'.repeat(51)], '--provider'],
     [['key:create', '--org', 'org_x', '--permissions', 'admin'], '--permissions'],
+    [['key:create', '--org', 'org_x', '--permissions', 'read', '--mode', 'prod'], '--mode'],
     [['key:create', '--org', 'org_x', '--permissions', ''], '--permissions'],
     [['key:create', '--org', 'org_x', '--permissions', 'read', '--expires-at', 'tomorrow'], '--expires-at'],
     [['key:revoke'], '--key is required'],
@@ -126,7 +127,8 @@ describe.concurrent('operator CLI as a process', { timeout: 60_000 }, () => {
     const key = oneJsonLine(
       await admin('key:create', '--org', String(organizationId), '--permissions', 'read,write'),
     );
-    expect(Object.keys(key).sort()).toEqual(['apiKey', 'apiKeyId']);
+    expect(Object.keys(key).sort()).toEqual(['apiKey', 'apiKeyId', 'mode']);
+    expect(key).toMatchObject({ mode: 'test', apiKey: expect.stringMatching(/^pis_test_/) });
     const headers = { 'x-api-key': String(key.apiKey) };
     expectSuccess(await app.inject({ method: 'GET', url: '/api/banks', headers }));
 
@@ -138,6 +140,11 @@ describe.concurrent('operator CLI as a process', { timeout: 60_000 }, () => {
       organizationId,
       provider: 'acme-2',
     });
+    // Approved for a real provider: a live key may be made now (refused before, see the unit test).
+    const liveKey = oneJsonLine(
+      await admin('key:create', '--org', String(organizationId), '--permissions', 'read', '--mode', 'live'),
+    );
+    expect(liveKey).toMatchObject({ mode: 'live', apiKey: expect.stringMatching(/^pis_live_/) });
 
     expect(
       oneJsonLine(await admin('org:set-active', '--org', String(organizationId), '--active', 'false')),

@@ -37,10 +37,13 @@ describe('loadConfig', () => {
         apiWrites: 120,
         pages: 120,
         dashboard: 600,
-        waitsPerOrganization: 1_000,
+        waitsPerOrganization: 100,
+        waitsPerProcess: 2_000,
+        signUpsPerAddress: 10,
       },
       trpcMaxBatchSize: 10,
       timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
+      maxConnections: 10_000,
       trustProxy: false,
     });
     const tuned = loadConfig(
@@ -50,16 +53,33 @@ describe('loadConfig', () => {
         RATE_LIMIT_WINDOW_SECONDS: '1',
         DB_STATEMENT_TIMEOUT_MS: '250',
         TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+        WAITS_PER_PROCESS: '500',
+        RATE_LIMIT_SIGN_UPS: '3',
+        MAX_CONNECTIONS: '2000',
       },
       dataDir,
     );
-    expect(tuned.rateLimits).toMatchObject({ enabled: false, apiReads: 50, windowSeconds: 1 });
+    expect(tuned.rateLimits).toMatchObject({
+      enabled: false,
+      apiReads: 50,
+      windowSeconds: 1,
+      waitsPerProcess: 500,
+      signUpsPerAddress: 3,
+    });
+    expect(tuned.maxConnections).toBe(2_000);
     expect(tuned.timeouts.statementMs).toBe(250);
     expect(tuned.trustProxy).toEqual(['10.0.0.0/8', '192.168.1.1']);
     expect(loadConfig({ TRUST_PROXY: '1' }, dataDir).trustProxy).toBe(1);
     expect(() => loadConfig({ RATE_LIMITS: 'maybe' }, dataDir)).toThrow(/RATE_LIMITS/);
     expect(() => loadConfig({ RATE_LIMIT_PAGES: '0' }, dataDir)).toThrow(/RATE_LIMIT_PAGES/);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' }, dataDir)).toThrow(/TRUST_PROXY/);
+  });
+
+  test('the request log: on by default, REQUEST_LOG=off writes none (an operator lever), anything else refused', async () => {
+    const dataDir = await tempDir();
+    expect(loadConfig({}, dataDir).requestLog).toBe(true);
+    expect(loadConfig({ REQUEST_LOG: 'off' }, dataDir).requestLog).toBe(false);
+    expect(() => loadConfig({ REQUEST_LOG: 'no' }, dataDir)).toThrow(/REQUEST_LOG/);
   });
 
   test('secrets from files: DATABASE_PASSWORD_FILE goes into DATABASE_URL, LINK_SIGNING_SECRET_FILE is the secret', async () => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from '../src/db/embedded-postgres.ts';
 import {
   DEFAULT_DRAIN_MS,
@@ -76,40 +76,22 @@ describe('graceful shutdown timers', () => {
 describe('the server process', () => {
   it('on SIGTERM stops HTTP, the worker, pg-boss and the pool, and exits 0 well inside the grace period', async () => {
     const database = await createTestDatabase();
-    afterAll(() => database.drop());
-    const child = spawn(process.execPath, ['src/main.ts'], {
-      cwd: path.resolve(fileURLToPath(new URL('..', import.meta.url))),
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: database.url,
-        PORT: '0',
-        LINK_SIGNING_SECRET: 'shutdown-test-secret-0123456789abcdefghij',
-        LOG_LEVEL: 'warn',
-        // The steps alone here; the drain before them has its own test below.
-        SHUTDOWN_DRAIN_MS: '0',
-        // Set, so `npm start`'s MailDev (fixed ports 1025/1080) does not start here; no mail is sent.
-        SMTP_URL: 'smtp://127.0.0.1:9',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    onTestFinished(() => database.drop());
+    const { child, exited, output } = await startMain({
+      DATABASE_URL: database.url,
+      PORT: '0',
+      LINK_SIGNING_SECRET: 'shutdown-test-secret-0123456789abcdefghij',
+      LOG_LEVEL: 'warn',
+      // The steps alone here; the drain before them has its own test below.
+      SHUTDOWN_DRAIN_MS: '0',
+      // Set, so `npm start`'s MailDev (fixed ports 1025/1080) does not start here; no mail is sent.
+      SMTP_URL: 'smtp://127.0.0.1:9',
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 30_000;
-    while (!output.includes('ready in') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(output).toContain('ready in');
     const signalled = Date.now();
     child.kill('SIGTERM');
-    expect(await exited, output).toBe(0);
+    expect(await exited, output()).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
-    expect(output).not.toMatch(/overran|timed out|failed/);
+    expect(output()).not.toMatch(/overran|timed out|failed/);
   }, 40_000);
 });
 
@@ -120,37 +102,15 @@ describe('the drain on SIGTERM', () => {
     const port = await freePort();
     const metricsPort = await freePort();
     const drainMs = 2_000;
-    const child = spawn(process.execPath, ['src/main.ts'], {
-      cwd: path.resolve(fileURLToPath(new URL('..', import.meta.url))),
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: database.url,
-        PORT: String(port),
-        LINK_SIGNING_SECRET: 'shutdown-test-secret-0123456789abcdefghij',
-        LOG_LEVEL: 'warn',
-        RUN_WORKER: 'false',
-        SHUTDOWN_DRAIN_MS: String(drainMs),
-        METRICS_PORT: String(metricsPort),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, exited, output } = await startMain({
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      LINK_SIGNING_SECRET: 'shutdown-test-secret-0123456789abcdefghij',
+      LOG_LEVEL: 'warn',
+      RUN_WORKER: 'false',
+      SHUTDOWN_DRAIN_MS: String(drainMs),
+      METRICS_PORT: String(metricsPort),
     });
-    // Killed however the test ends (a hook registered inside a test must be onTestFinished).
-    onTestFinished(() => {
-      child.kill('SIGKILL');
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 30_000;
-    while (!output.includes('ready in') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(output).toContain('ready in');
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const get = (url: string) =>
@@ -189,11 +149,37 @@ describe('the drain on SIGTERM', () => {
     );
     expect(Date.now() - signalled).toBeLessThan(drainMs);
 
-    expect(await exited, output).toBe(0);
+    expect(await exited, output()).toBe(0);
     const took = Date.now() - signalled;
     expect(took).toBeGreaterThanOrEqual(drainMs);
     expect(took).toBeLessThan(drainMs + SHUTDOWN_TIMEOUT_MS);
-    expect(output).not.toMatch(/overran|timed out|failed/);
+    expect(output()).not.toMatch(/overran|timed out|failed/);
     agent.destroy();
   }, 40_000);
 });
+
+/** `src/main.ts` with `env` (and PATH), once it printed that it is ready; its output so far. */
+async function startMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: path.resolve(fileURLToPath(new URL('..', import.meta.url))),
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Killed however the test ends (a hook registered inside a test must be onTestFinished).
+  onTestFinished(() => {
+    child.kill('SIGKILL');
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('ready in') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(output).toContain('ready in');
+  return { child, exited, output: () => output };
+}

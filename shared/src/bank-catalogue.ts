@@ -14,6 +14,8 @@ export type MockBankDefinition = {
   brandColor: string;
   /** Providers that reach this bank (providerSupport); the Mock bank's when absent. */
   providers?: readonly string[];
+  /** A practice bank takes only test payments (every Mock bank is one; a real bank says false). */
+  practice?: boolean;
 };
 
 const UK = ['FASTER_PAYMENTS'];
@@ -148,5 +150,12 @@ export const OBIE_BANK_CATALOGUE: readonly MockBankDefinition[] = [
     features: PAYMENTS_ONLY,
     brandColor: '#047857',
     providers: ['obie'],
+    practice: true,
   },
 ];
+
+/** Whether a bank takes only test payments: the Mock bank's, and obie banks marked `practice`. */
+export const isPracticeBank = (bankId: string): boolean => {
+  if (MOCK_BANK_CATALOGUE.some((bank) => bank.id === bankId)) return true;
+  return OBIE_BANK_CATALOGUE.find((bank) => bank.id === bankId)?.practice ?? true;
+};

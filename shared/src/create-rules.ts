@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { isPracticeBank } from './bank-catalogue.ts';
 import { type Bank, type BankContext, findBank } from './banks.ts';
 import { AppError, validationFailed } from './errors.ts';
+import type { PaymentMode } from './lifecycle.ts';
 import { OBIE_PROVIDER } from './obie-statuses.ts';
 import type { CreatePaymentCommand } from './payments.ts';
 import { MOCK_PROVIDER } from './primitives.ts';
@@ -80,6 +82,8 @@ export const reachableBank = (bankId: string, provider: string, context: BankCon
 };
 
 export type CreateRulesContext = BankContext & {
+  /** The caller's key's mode; test when absent. */
+  mode?: PaymentMode | undefined;
   /** Whether this service has a working adapter for the provider. */
   isConfigured: (provider: string) => boolean;
   hostedPagesEnabled: boolean;
@@ -94,6 +98,17 @@ export const checkCreateRules = (command: CreatePaymentCommand, context: CreateR
     throw new AppError(
       'PROVIDER_NOT_APPROVED',
       `Organization is not approved for provider ${command.provider}`,
+    );
+  }
+  if (
+    context.mode === 'live' &&
+    (command.provider === MOCK_PROVIDER || (command.bankId && isPracticeBank(command.bankId)))
+  ) {
+    throw new AppError(
+      'PRACTICE_BANK_TEST_ONLY',
+      command.provider === MOCK_PROVIDER
+        ? `The ${MOCK_PROVIDER} provider takes only test payments: use a test API key, or a real provider`
+        : `Bank ${command.bankId} is a practice bank and takes only test payments: use a test API key`,
     );
   }
   if (!context.isConfigured(command.provider)) throw providerNotConfigured(command.provider);

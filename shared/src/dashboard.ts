@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdempotencyKeyValue } from './create-rules.ts';
-import { awaitsDecision } from './lifecycle.ts';
+import { awaitsDecision, PAYMENT_MODES } from './lifecycle.ts';
 import { MAX_WAIT_SECONDS } from './live-reads.ts';
 import { ApprovalTiming, RejectReason } from './mock-bank.ts';
 import { CreatePaymentInput, Payment, PaymentIdInput } from './payments.ts';
@@ -78,7 +78,13 @@ export type DashboardOrganization = z.infer<typeof DashboardOrganization>;
 
 export const DashboardSession = z.object({
   /** `emailVerified`: proven by the mailed link; live mode and invitations wait for it. */
-  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean() }),
+  /** `role`: what the member may change (Owner, Developer, Support, Viewer); the server enforces it. */
+  user: z.object({
+    id: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    role: z.enum(['owner', 'developer', 'support', 'viewer']),
+  }),
   organization: DashboardOrganization,
   /** Send as the `x-csrf-token` header on every mutation of this session. */
   csrfToken: z.string(),
@@ -100,6 +106,8 @@ export const ApiKeyEntry = z.object({
   name: z.string(),
   /** The key's first characters: not secret, enough to tell keys apart. */
   prefix: z.string(),
+  /** Live or test: the key sees only payments of its mode (test unless the operator made it live). */
+  mode: z.enum(PAYMENT_MODES),
   permissions: z.array(ApiKeyPermission),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime().nullable(),
@@ -179,6 +187,11 @@ export const DashboardPayment = z.object({
   actions: PaymentActions,
   /** The customer's page while the payment still waits for them (null otherwise). */
   customerLink: z.object({ url: z.string(), expiresAt: z.iso.datetime() }).nullable(),
+  /**
+   * A real provider's own statuses as its bank last reported them (obie: consent AWAU, AUTH,
+   * COND, RJCT; payment RCVD ... ACSC, RJCT), kept beside ours; absent for the Mock bank.
+   */
+  atBank: z.object({ consentStatus: z.string().nullable(), bankStatus: z.string().nullable() }).optional(),
 });
 export type DashboardPayment = z.infer<typeof DashboardPayment>;
 

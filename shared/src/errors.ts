@@ -16,6 +16,12 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'A Mock bank option (mockBank, a sandbox helper) used with another provider',
   },
+  PRACTICE_BANK_TEST_ONLY: {
+    status: 400,
+    publicCode: true,
+    description:
+      'A live API key cannot pay through a practice bank (the Mock bank, the sandbox bank): name a real provider and bank, or use a test key',
+  },
   LINK_INVALID: {
     status: 400,
     publicCode: true,

@@ -29,9 +29,17 @@ export const PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const HOSTED_LINK_TTL_SECONDS = 60 * 60;
 export const MOCK_BANK_LINK_TTL_SECONDS = 30 * 60;
 
+/**
+ * Live or test: the mode of the API key that made the payment. A key sees only its own mode's
+ * payments; practice banks (the Mock bank, the sandbox bank) take only test payments.
+ */
+export const PAYMENT_MODES = ['test', 'live'] as const;
+export type PaymentMode = (typeof PAYMENT_MODES)[number];
+
 export type PaymentRecord = {
   id: string;
   organizationId: string;
+  mode: PaymentMode;
   status: PaymentStatus;
   isoCode: IsoCode;
   isoReason: ReasonCode | null;
@@ -168,7 +176,13 @@ const withNextDue = (record: PaymentRecord): PaymentRecord => {
   return { ...record, nextDueAt: record.expiresAt };
 };
 
-export type NewPaymentIds = { id: string; organizationId: string; endToEndId: string };
+export type NewPaymentIds = {
+  id: string;
+  organizationId: string;
+  endToEndId: string;
+  /** The key's mode; test when absent. */
+  mode?: PaymentMode;
+};
 
 /** A new payment, received (PENDING / RCVD). Reference defaults to the end-to-end id. */
 export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds, now: Date): Change => {
@@ -184,6 +198,7 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
   const record: PaymentRecord = {
     id: ids.id,
     organizationId: ids.organizationId,
+    mode: ids.mode ?? 'test',
     status: 'PENDING',
     isoCode: 'RCVD',
     isoReason: null,

@@ -39,9 +39,13 @@ export const CreatePaymentInput = z
     reference: ReferenceInput.optional().meta({ description: 'Shown on the bank statement' }),
     flowType: FlowType.default('API_ONLY'),
     redirectUrl: RedirectUrl.optional(),
-    provider: ProviderCode.default(MOCK_PROVIDER).meta({ description: 'Default mock; others need approval' }),
+    provider: ProviderCode.default(MOCK_PROVIDER).meta({
+      description:
+        'Default mock (practice, test keys only); others need the operator’s approval: obie pays through UK Open Banking banks',
+    }),
     bankId: BankId.optional().meta({
-      description: 'Required for EMBEDDED_HOSTED_PAGES; ids from GET /banks',
+      description:
+        'Required for EMBEDDED_HOSTED_PAGES, and for provider obie with API_ONLY; ids from GET /banks',
     }),
     mockBank: MockBankScenario.optional().meta({
       description: 'Mock bank scenario; only with provider mock',

@@ -57,6 +57,7 @@ describe('API keys page', () => {
     expect(headers).toEqual([
       'Name',
       'Prefix',
+      'Mode',
       'Permissions',
       'Created',
       'Expires',
@@ -66,6 +67,7 @@ describe('API keys page', () => {
     ]);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows[0]?.textContent).toContain('pis_ab12');
+    expect(rows[0]?.textContent).toContain('Test');
     expect(rows[0]?.textContent).toContain('Read, Write');
     expect(rows[0]?.textContent).toContain('Never');
     expect(rows[0]?.textContent).toContain('active');

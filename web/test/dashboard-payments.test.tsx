@@ -189,6 +189,36 @@ describe('payment page', () => {
     expect(screen.queryByRole('link', { name: /customer/ })).toBeNull();
   });
 
+  it('an obie payment shows its provider, bank, and the bank’s own consent and payment statuses', async () => {
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.get', () =>
+        paymentView({
+          payment: payment({ provider: 'obie', bankId: 'obie-sandbox-bank', status: 'ACCEPTED' }),
+          customerLink: null,
+          actions: { cancel: false, approve: false, reject: false, advance: false },
+          atBank: { consentStatus: 'COND', bankStatus: 'ACSP' },
+        }),
+      ),
+    );
+    renderAt('/dashboard/payments/pay_1');
+    const row = (await screen.findByText('At the bank')).parentElement as HTMLElement;
+    expect(row.textContent).toBe('At the bankConsent COND · payment ACSP');
+    const details = row.parentElement as HTMLElement;
+    expect(details.textContent).toContain('obie-sandbox-bank');
+    expect(details.textContent).toContain('obie');
+  });
+
+  it('a Mock bank payment has no bank statuses of its own', async () => {
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.get', () => paymentView()),
+    );
+    renderAt('/dashboard/payments/pay_1');
+    expect(await screen.findByText('E2E-42')).toBeTruthy();
+    expect(screen.queryByText('At the bank')).toBeNull();
+  });
+
   it('approves a waiting Mock bank payment with the chosen scenario and shows the new status', async () => {
     const user = userEvent.setup();
     const sent: unknown[] = [];

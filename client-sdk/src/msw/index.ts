@@ -6,6 +6,7 @@ import type {
 
 export { createMockApi, type MockApi, type MockApiControls, type MockApiOptions } from './mock-api.ts';
 export type { QueuedFailure } from './mock-handlers.ts';
+export type { BankAuthorization } from './mock-store.ts';
 
 /** Timing of a Mock bank approval: `{ preset: 'instant' | 'realistic' | 'slow' }` or `{ completeAfterSeconds }`. */
 export type ApprovalTiming = SharedApprovalTiming;

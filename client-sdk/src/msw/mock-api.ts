@@ -7,7 +7,7 @@ import {
 } from '@pis/shared';
 import type { RequestHandler } from 'msw';
 import { createHandlers, type QueuedFailure } from './mock-handlers.ts';
-import { MockStore } from './mock-store.ts';
+import { type BankAuthorization, MockStore } from './mock-store.ts';
 import { MockWaits } from './mock-waits.ts';
 
 /** Options of {@link createMockApi}. */
@@ -22,6 +22,12 @@ export interface MockApiOptions {
    * `controls.advanceTime` adds on top of it.
    */
   now?: (() => Date | number) | undefined;
+  /**
+   * Real providers the emulated merchant is approved for: `['obie']` makes the kit act as the
+   * `obie` provider too (its banks listed, `provider: 'obie'` creates accepted, the customer
+   * played with `controls.authorizeAtBank`). Default none: the Mock bank only.
+   */
+  approvedProviders?: readonly string[] | undefined;
 }
 
 /** Test controls of the mock API: play the customer, move time, shape the data, inject failures. */
@@ -35,6 +41,14 @@ export interface MockApiControls {
   approve(paymentId: string, scenario?: ApprovalTiming): Payment;
   /** The customer rejects at the Mock bank: FAILED with `reason` (default: the creation's, else `CUST`). */
   reject(paymentId: string, reason?: RejectReason): Payment;
+  /**
+   * The customer at an `obie` payment's bank (needs `approvedProviders: ['obie']`), then back at
+   * the service's callback. `{ action: 'reject' }`: FAILED / RJCT / CUST. `{ action: 'approve' }`:
+   * AUTHORIZED, then SUBMITTED at once (bank ACCP), ACCEPTED (ACSP) after `stepMs` (default
+   * 1,000 ms of the kit's clock) and COMPLETED (ACSC) after twice that; with
+   * `insufficientFunds: true` the bank rejects it instead (FAILED / RJCT / AM04).
+   */
+  authorizeAtBank(paymentId: string, decision: BankAuthorization): Payment;
   /** The customer chooses a bank on the hosted page (HOSTED_PAGES): PENDING -> AUTHORIZING. */
   chooseBank(paymentId: string, bankId: string): Payment;
   /** Moves the mock's clock forward (timelines and 24 h expiry follow). Not needed with fake timers. */
@@ -87,7 +101,7 @@ const matches = (failure: QueuedFailure, method: string, path: string) =>
  */
 export const createMockApi = (options: MockApiOptions): MockApi => {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const store = new MockStore(baseUrl);
+  const store = new MockStore(baseUrl, options.approvedProviders);
   const waits = new MockWaits();
   /** A control's change wakes held reads (`GET` with `Prefer: wait`) at once. */
   const waking = <T>(result: T): T => {
@@ -111,6 +125,7 @@ export const createMockApi = (options: MockApiOptions): MockApi => {
   const controls: MockApiControls = {
     approve: (paymentId, scenario) => waking(store.approve(paymentId, scenario, now())),
     reject: (paymentId, reason) => waking(store.reject(paymentId, reason, now())),
+    authorizeAtBank: (paymentId, decision) => waking(store.authorizeAtBank(paymentId, decision, now())),
     chooseBank: (paymentId, bankId) => waking(store.chooseBank(paymentId, bankId, now())),
     advanceTime: (ms) => {
       if (!(ms >= 0)) throw new RangeError('advanceTime needs a non-negative number of ms');

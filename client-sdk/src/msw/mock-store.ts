@@ -33,6 +33,8 @@ import {
   type NewCustomerLink,
   newEndToEndId,
   newPaymentId,
+  OBIE_PROVIDER,
+  type ObieFacts,
   type Payment,
   type PaymentList,
   type PaymentRecord,
@@ -44,6 +46,7 @@ import {
   reachableBank,
   receivePayment,
   reject,
+  reportFromBank,
   resolveRejectReason,
   resolveTiming,
   sendToProvider,
@@ -70,6 +73,17 @@ type StoredPayment = {
    * breaks such ties by its random ids, i.e. arbitrarily; creation order is one of its orders.)
    */
   sequence: number;
+  /** An `obie` payment's statuses still to come from its bank, in order (see authorizeAtBank). */
+  bankSteps?: { at: Date; facts: ObieFacts }[];
+};
+
+/** How the customer decides at an `obie` bank in the kit (MockApiControls.authorizeAtBank). */
+export type BankAuthorization = {
+  action: 'approve' | 'reject';
+  /** The account has less than the amount: the bank rejects the payment (RJCT / AM04). */
+  insufficientFunds?: boolean | undefined;
+  /** Between the bank's steps (ACCP, ACSP, ACSC); default 1,000 ms of the kit's clock. */
+  stepMs?: number | undefined;
 };
 
 /** A remembered create: what it asked (fingerprint) and what it answered. */
@@ -82,13 +96,16 @@ type IdempotentCreate = { hash: string; response: CreatedPayment; createdAt: Dat
  */
 export class MockStore {
   readonly #baseUrl: string;
+  readonly #approved: readonly string[];
   readonly #payments = new Map<string, StoredPayment>();
   readonly #idempotency = new Map<string, IdempotentCreate>();
   #sequence = 0;
   #catalogue: readonly MockBankDefinition[] | undefined;
 
-  constructor(baseUrl: string) {
+  /** `approvedProviders`: the real providers the emulated merchant may use (`obie`). */
+  constructor(baseUrl: string, approvedProviders: readonly string[] = []) {
     this.#baseUrl = baseUrl;
+    this.#approved = approvedProviders.filter((code) => code === OBIE_PROVIDER);
   }
 
   reset(): void {
@@ -112,7 +129,7 @@ export class MockStore {
   ): CreatedPayment {
     checkCreateRules(command, {
       ...this.#bankContext(),
-      isConfigured: (provider) => provider === MOCK_PROVIDER,
+      isConfigured: (provider) => provider === MOCK_PROVIDER || this.#approved.includes(provider),
       hostedPagesEnabled: true,
     });
     const hash = stableJson(command);
@@ -135,6 +152,11 @@ export class MockStore {
     if (command.flowType === 'API_ONLY') {
       const sent = byActor(actor, sendToProvider)(received.record, command.bankId ?? null, now);
       change = { record: sent.record, history: [...received.history, ...sent.history] };
+      if (command.provider === OBIE_PROVIDER) {
+        // The bank's consent, awaiting the customer (a fact of its own; our status stays AUTHORIZING).
+        const consent = reportFromBank(change.record, { consentStatus: 'AWAU', bankStatus: null }, now);
+        change = { record: consent.record, history: [...change.history, ...consent.history] };
+      }
     }
     const customerUrl = this.#customerUrl(change.record);
     this.#payments.set(change.record.id, {
@@ -187,6 +209,13 @@ export class MockStore {
         `Payment is ${record.status}: a customer link would lead nowhere. Create a new payment instead.`,
       );
     }
+    if (record.flowType === 'API_ONLY' && record.provider !== MOCK_PROVIDER) {
+      throw new AppError(
+        'LINK_NOT_RENEWABLE',
+        `The customer authorises this ${record.provider} payment on the bank's own page, which only the bank can issue. ` +
+          'Use a hosted flow to be able to send new links.',
+      );
+    }
     const lifetime = record.flowType === 'API_ONLY' ? MOCK_BANK_LINK_TTL_SECONDS : HOSTED_LINK_TTL_SECONDS;
     const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + lifetime * 1000);
     return {
@@ -234,6 +263,56 @@ export class MockStore {
     );
   }
 
+  /**
+   * The customer at an `obie` payment's bank, then back at the service's callback: a refusal is
+   * FAILED / RJCT / CUST at once; an approval authorises the consent (AUTHORIZED), submits the
+   * payment (SUBMITTED, bank RCVD -> ACCP), and the bank's own timeline follows on the kit's clock:
+   * ACSP (ACCEPTED) after `stepMs`, ACSC (COMPLETED) after twice that, or RJCT / AM04 at the first
+   * step with `insufficientFunds`. The consent and bank statuses are kept as on the service.
+   */
+  authorizeAtBank(paymentId: string, decision: BankAuthorization, now: Date): Payment {
+    const stored = this.#caughtUp(paymentId, now);
+    if (stored.record.provider !== OBIE_PROVIDER) {
+      throw new AppError('VALIDATION_FAILED', 'authorizeAtBank is for obie payments; use approve or reject');
+    }
+    if (stored.record.status !== 'AUTHORIZING' || stored.record.consentStatus !== 'AWAU') {
+      throw new AppError(
+        'PAYMENT_ALREADY_DECIDED',
+        `Payment is ${stored.record.status}: nothing awaits the customer`,
+      );
+    }
+    if (decision.action === 'reject') {
+      return this.#apply(
+        paymentId,
+        (record, at) => reportFromBank(record, { consentStatus: 'RJCT', bankStatus: null }, at),
+        now,
+      );
+    }
+    const stepMs = decision.stepMs ?? 1_000;
+    const at = (steps: number) => new Date(now.getTime() + steps * stepMs);
+    this.#apply(
+      paymentId,
+      (record, at) => {
+        const authorised = reportFromBank(record, { consentStatus: 'AUTH', bankStatus: null }, at);
+        const submitted = reportFromBank(
+          authorised.record,
+          { consentStatus: 'COND', bankStatus: 'ACCP' },
+          at,
+        );
+        return { record: submitted.record, history: [...authorised.history, ...submitted.history] };
+      },
+      now,
+    );
+    const next = this.#stored(paymentId);
+    next.bankSteps = decision.insufficientFunds
+      ? [{ at: at(1), facts: { consentStatus: 'COND', bankStatus: 'RJCT', bankReason: 'AM04' } }]
+      : [
+          { at: at(1), facts: { consentStatus: 'COND', bankStatus: 'ACSP' } },
+          { at: at(2), facts: { consentStatus: 'COND', bankStatus: 'ACSC' } },
+        ];
+    return this.get(paymentId, now);
+  }
+
   /** Every payment, newest first, caught up to `now` (for assertions). */
   all(now: Date): Payment[] {
     return this.list({ limit: Number.MAX_SAFE_INTEGER, offset: 0 }, now).payments;
@@ -255,18 +334,18 @@ export class MockStore {
   }
 
   bankProviders(): string[] {
-    return bankProviders([MOCK_PROVIDER]);
+    return bankProviders([MOCK_PROVIDER, ...this.#approved]);
   }
 
   paymentProviders(): ProviderEntry[] {
-    return paymentProviders([]);
+    return paymentProviders(this.#approved);
   }
 
   // ---- internals ----
 
   #bankContext() {
     return {
-      approvedProviders: [MOCK_PROVIDER],
+      approvedProviders: [MOCK_PROVIDER, ...this.#approved],
       baseUrl: this.#baseUrl,
       ...(this.#catalogue ? { catalogue: this.#catalogue } : {}),
     };
@@ -293,7 +372,11 @@ export class MockStore {
 
   /** Caught up on the payment's own clock (ahead of `now` once its test clock was advanced). */
   #caughtUp(paymentId: string, now: Date): StoredPayment {
-    const stored = this.#stored(paymentId);
+    let stored = this.#stored(paymentId);
+    // An obie bank's statuses that fell due, each as of its own time (as the service's poll reads them).
+    const due = stored.bankSteps?.filter((step) => step.at.getTime() <= now.getTime()) ?? [];
+    for (const step of due) stored = this.#save(stored, reportFromBank(stored.record, step.facts, step.at));
+    if (due.length > 0) stored.bankSteps = stored.bankSteps?.slice(due.length);
     return this.#save(stored, catchUp(stored.record, paymentNow(stored.record, now)));
   }
 
@@ -313,6 +396,9 @@ export class MockStore {
    */
   #customerUrl(record: PaymentRecord): string {
     const token = `mock.${record.id}`;
+    // An obie payment's page is its bank's (in the kit, an address only: authorizeAtBank plays it).
+    if (record.flowType === 'API_ONLY' && record.provider === OBIE_PROVIDER)
+      return `${this.#baseUrl}/obie-bank/authorize?request=${token}`;
     return record.flowType === 'API_ONLY'
       ? `${this.#baseUrl}/mock-bank/${token}`
       : `${this.#baseUrl}/pay/${token}`;

@@ -13,6 +13,8 @@ const rateLimits = {
   pages: 1,
   dashboard: 600,
   waitsPerOrganization: 1_000,
+  waitsPerProcess: 10_000,
+  signUpsPerAddress: 10,
 };
 const { app, factories } = await createTestApp({ config: { rateLimits } });
 await app.listen({ port: 0, host: '127.0.0.1' });

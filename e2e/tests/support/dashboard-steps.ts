@@ -12,6 +12,13 @@ export async function signUp(page: Page, account: { businessName: string; email:
   await page.getByRole('button', { name: 'Create account' }).click();
 }
 
+/** Fills and sends the sign-in form (the page is open at /dashboard/sign-in). */
+export async function signIn(page: Page, account: { email: string; password: string }) {
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
 /** Goes to a section through the dashboard's own navigation, as a merchant would. */
 export async function openSection(
   page: Page,

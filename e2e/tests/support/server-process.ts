@@ -49,6 +49,8 @@ export async function startServer(
     MAILDEV_WEB_PORT: String(await freePort()),
     // The obie flows pass their own sandbox bank's client file; the rest run without obie.
     OBIE: 'off',
+    // Every browser test signs up from 127.0.0.1, as many people behind one NAT would.
+    RATE_LIMIT_SIGN_UPS: '1000',
     ...options.env,
   };
   delete env.SMTP_URL;

@@ -1,4 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { connect as connectClient, consentRequest, type ObClient } from '../../src/walkthrough/ob-client.ts';
+import { startTestBank, type TestBank } from './bank.ts';
 import { customerAt } from './customer.ts';
 import { assertMatches, type ObSchema } from './ob-schemas.ts';
 
@@ -51,4 +53,46 @@ export async function authorisedConsent(
   });
   const tokens = await provider.exchange(callback, authorization);
   return { clientToken, request, consentId, tokens, accessToken: tokens.access_token };
+}
+
+/**
+ * A bank started for one test file with a connected provider holding a client-credentials
+ * token (started before the file's tests, stopped after), and a row count of its tables to
+ * show that a refused request changed nothing.
+ */
+export function bankWithProvider(): {
+  readonly bank: TestBank;
+  readonly provider: Provider;
+  readonly clientToken: string;
+  count(table: 'consents' | 'payments'): Promise<number>;
+} {
+  let bank: TestBank | undefined;
+  let provider: Provider | undefined;
+  let clientToken: string | undefined;
+  beforeAll(async () => {
+    bank = await startTestBank();
+    provider = await connect(bank.clientConfig);
+    clientToken = await provider.clientCredentials();
+  });
+  afterAll(async () => {
+    await provider?.close();
+    await bank?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the bank is started in beforeAll');
+    return value;
+  };
+  return {
+    get bank() {
+      return started(bank);
+    },
+    get provider() {
+      return started(provider);
+    },
+    get clientToken() {
+      return started(clientToken);
+    },
+    count: async (table) =>
+      Number((await started(bank).database.pool.query(`select count(*) from ${table}`)).rows[0].count),
+  };
 }

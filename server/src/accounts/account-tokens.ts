@@ -10,6 +10,8 @@ export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
 export const TOKEN_LIFETIME_MS: Record<AccountTokenPurpose, number> = {
   'verify-email': 24 * 60 * 60_000,
   'password-reset': 30 * 60_000,
+  // The sign-in's second step: long enough to open an authenticator app.
+  'two-step': 5 * 60_000,
 };
 
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;

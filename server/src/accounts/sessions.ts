@@ -3,7 +3,9 @@ import type { Clock } from '../clock.ts';
 import { DashboardSession, DashboardUser } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { DashboardHttp } from '../http/dashboard-http.ts';
-import { organizationSummary } from '../organizations/organization-summary.ts';
+import { organizationSummaryAndBudgets } from '../organizations/organization-summary.ts';
+import type { BudgetSettings } from '../rate-limits/organization-budgets.ts';
+import type { TeamRole } from './roles.ts';
 import { newCsrfToken, newSessionToken, sameToken, sessionIdOf } from './session-token.ts';
 
 /**
@@ -21,7 +23,13 @@ export interface ActiveSession {
   userId: string;
   email: string;
   emailVerified: boolean;
+  /** What this member may change (accounts/roles.ts). */
+  role: TeamRole;
   organization: DashboardOrganization;
+  /** The organization's budget settings (its waiting reads). */
+  budgets: BudgetSettings;
+  /** The organization requires two-step verification and this user has not set it up yet. */
+  twoStepMissing: boolean;
   csrfToken: string;
 }
 
@@ -76,8 +84,9 @@ export async function authenticateSession(
     throw sessionExpired();
   }
   const user = await fork.findOne(DashboardUser, { id: session.user });
-  const organization = user && (await organizationSummary(fork, user.organization));
-  if (!user || !organization) throw notSignedIn();
+  const found = user && (await organizationSummaryAndBudgets(fork, user.organization));
+  if (!user || !found) throw notSignedIn();
+  const organization = found.summary;
   if (!organization.active && !anyOrganization) {
     throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
   }
@@ -89,7 +98,10 @@ export async function authenticateSession(
     userId: user.id,
     email: user.email,
     emailVerified: user.emailVerifiedAt != null,
+    role: user.role,
     organization,
+    budgets: found.budgets,
+    twoStepMissing: found.requireTwoStep && user.totpEnabledAt == null,
     csrfToken: session.csrfToken,
   };
 }

@@ -1,4 +1,5 @@
 import { AppError } from '@pis/shared';
+import type { RateLimitConfig } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
 import type { SetHeader } from '../rate-limits/rate-limits.ts';
@@ -54,4 +55,32 @@ export async function throttleAccountAttempt(
     client.setHeader('retry-after', String(Math.max(...refused.map((result) => result.resetSeconds))));
     throw tooManyAttempts();
   }
+}
+
+/** Sign-ups are counted per client address in windows of an hour. */
+export const SIGN_UP_WINDOW_SECONDS = 60 * 60;
+
+/**
+ * Sign-ups per client address (`signUpsPerAddress` an hour; TRUST_PROXY makes the address the
+ * client's, not the load balancer's). Every organization brings budgets of its own, so free
+ * organizations made in bulk would multiply them (issue 24). Counted once the input is valid (a
+ * mistyped form costs nothing), whether or not the address is taken. Off with RATE_LIMITS=off.
+ */
+export async function throttleSignUp(
+  em: EntityManager,
+  client: AccountClient,
+  limits: RateLimitConfig,
+): Promise<void> {
+  if (!limits.enabled) return;
+  const result = await consumeRateLimit(em, {
+    key: `sign-up:address:${client.clientAddress()}`,
+    limit: limits.signUpsPerAddress,
+    windowSeconds: SIGN_UP_WINDOW_SECONDS,
+  });
+  if (result.allowed) return;
+  client.setHeader('retry-after', String(result.resetSeconds));
+  throw new AppError(
+    'RATE_LIMITED',
+    `Too many sign-ups from this address: at most ${limits.signUpsPerAddress} an hour; try again in ${Math.ceil(result.resetSeconds / 60)} minutes`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { DashboardSession, SignUpInput } from '@pis/shared';
 import type { z } from 'zod';
+import type { RateLimitConfig } from '../config.ts';
 import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { createOrganization } from '../organizations/organization-admin.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
@@ -8,29 +9,34 @@ import { sendVerification } from './account-lifecycle.ts';
 import { hashPassword } from './password-hash.ts';
 import { assertStrongPassword } from './password-strength.ts';
 import { createSession } from './sessions.ts';
-import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
+import { type AccountClient, throttleAccountAttempt, throttleSignUp } from './sign-in-throttle.ts';
 import { createUser, emailKey } from './users.ts';
 
 type SignUpCommand = z.output<typeof SignUpInput>;
 
 /**
  * Self-serve sign-up: an active organization that may use only the Mock bank (as the spec says
- * of a new organization), its first user and a signed-in session, in one transaction: a taken
- * email (or any failure) leaves nothing behind.
+ * of a new organization) with a tenth of the default API budgets until an operator raises them
+ * (rate-limits/organization-budgets.ts), its first user and a signed-in session, in one
+ * transaction: a taken email (or any failure) leaves nothing behind.
  */
 export async function signUp(
   deps: AccountDeps,
   http: DashboardHttp,
   client: AccountClient,
   input: SignUpCommand,
+  limits: RateLimitConfig,
 ): Promise<DashboardSession> {
   const { em, clock } = deps;
   await throttleAccountAttempt(em, client, undefined);
   assertStrongPassword(input.password, [input.email, input.businessName]);
+  await throttleSignUp(em, client, limits);
   // Hashed before the transaction: no row lock or connection is held for the argon2 time.
   const passwordHash = await hashPassword(input.password);
   const created = await em.fork().transactional(async (tx) => {
-    const { organizationId } = await createOrganization(tx, input.businessName, clock);
+    const { organizationId } = await createOrganization(tx, input.businessName, clock, {
+      reducedBudgets: true,
+    });
     const { userId } = await createUser(tx, { organizationId, email: input.email, passwordHash }, clock);
     const session = await createSession(tx, userId, clock);
     return { organizationId, userId, session };
@@ -47,7 +53,7 @@ export async function signUp(
     organizationId: created.organizationId,
   }).catch((error: unknown) => deps.log.error({ err: error }, 'verification mail not queued'));
   return {
-    user: { id: created.userId, email: emailKey(input.email), emailVerified: false },
+    user: { id: created.userId, email: emailKey(input.email), emailVerified: false, role: 'owner' },
     organization,
     csrfToken: created.session.csrfToken,
   };

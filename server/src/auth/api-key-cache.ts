@@ -1,3 +1,4 @@
+import type { PaymentMode } from '@pis/shared';
 import { ANY_KEY, CHANNELS, type Notifications } from '../db/notifications.ts';
 
 /** What the key lookup proves about a key (see authenticate-api-key.ts), as the cache keeps it. */
@@ -9,6 +10,12 @@ export interface ProvenKey {
   expires_at: string | null;
   organization_id: string;
   providers: string[];
+  mode: PaymentMode;
+  /** The organization's budget settings (a change to them notifies like any organization change). */
+  reduced_budgets: boolean;
+  budget_api_reads: number | null;
+  budget_api_writes: number | null;
+  budget_waits: number | null;
 }
 
 /**

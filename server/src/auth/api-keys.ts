@@ -3,6 +3,7 @@ import {
   type ApiKeyPermission,
   type ApiKeyState,
   AppError,
+  type PaymentMode,
   randomId,
   validationFailed,
 } from '@pis/shared';
@@ -53,6 +54,8 @@ export async function createApiKey(
     permissions: Permissions;
     expiresAt?: Date | undefined;
     name?: string | undefined;
+    /** test unless the operator makes a live key (admin CLI `--mode live`). */
+    mode?: PaymentMode | undefined;
   },
   clock: Clock,
 ): Promise<{ apiKeyId: string; apiKey: string; entry: ApiKeyEntry }> {
@@ -60,7 +63,7 @@ export async function createApiKey(
   await loadOrganization(em, input.organizationId);
   // Counted and created under the organization's row lock (a savepoint inside a caller's
   // transaction), so two racing creates cannot both be the 25th. Dashboard and CLI both come here.
-  const generated = generateApiKey();
+  const generated = generateApiKey(input.mode ?? 'test');
   const row = await em.transactional(async (tx) => {
     await tx
       .getConnection()
@@ -83,6 +86,7 @@ export async function createApiKey(
       name: input.name ?? DEFAULT_KEY_NAME,
       prefix: generated.prefix,
       keyHash: generated.keyHash,
+      mode: input.mode ?? 'test',
       canRead: input.permissions.read,
       canWrite: input.permissions.write,
       expiresAt: input.expiresAt ?? null,
@@ -165,6 +169,7 @@ export function toApiKeyEntry(row: ApiKey, now: Date): ApiKeyEntry {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    mode: row.mode,
     permissions,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,

@@ -1,12 +1,12 @@
-import { AppError, MESSAGES, MOCK_PROVIDER } from '@pis/shared';
+import { AppError, MESSAGES, MOCK_PROVIDER, type PaymentMode } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Logger } from '../logger.ts';
+import { type BudgetSettings, budgetSettingsOfRow } from '../rate-limits/organization-budgets.ts';
 import { rateLimitHitCtes } from '../rate-limits/rate-limit-store.ts';
 import { type ApiKeyCache, noApiKeyCache } from './api-key-cache.ts';
 import { hashApiKey, prefixOf } from './api-key-secret.ts';
-import { recordKeyUse } from './key-use.ts';
 
 export type Permission = 'read' | 'write';
 
@@ -17,6 +17,10 @@ export interface Caller {
   /** Always contains `mock`, then the operator-approved providers. */
   approvedProviders: string[];
   permissions: Record<Permission, boolean>;
+  /** The key's mode: it sees only that mode's payments (docs/decisions/072-live-and-test-modes.md). */
+  mode: PaymentMode;
+  /** The organization's budget settings (its limits: rate-limits/organization-budgets.ts). */
+  budgets: BudgetSettings;
 }
 
 /**
@@ -37,7 +41,8 @@ export interface KeyPreload {
  * Counts the request in the rate-limit store in the same round trip as the key lookup (a
  * data-modifying CTE), and only for a key that passes every check below, permission included:
  * a wrong, revoked or expired key, an inactive organization or a missing permission spends
- * nobody's budget. `key` is the counted key's prefix; the key id follows it.
+ * nobody's budget. `key` is the counted key's prefix; the key's organization id follows it (a
+ * budget is the organization's, whichever of its keys is used: more keys bring no more requests).
  */
 export interface KeyCount {
   key: string;
@@ -105,14 +110,24 @@ export async function authenticateApiKey(
   }
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
   if (!proven) {
-    const { id, can_read, can_write, expires_at, organization_id, providers } = key;
-    cache.put(keyHash, { id, can_read, can_write, expires_at, organization_id, providers }, generation);
+    const { id, can_read, can_write, expires_at, organization_id, providers, mode } = key;
+    const { reduced_budgets, budget_api_reads, budget_api_writes, budget_waits } = key;
+    cache.put(
+      keyHash,
+      {
+        ...{ id, can_read, can_write, expires_at, organization_id, providers, mode },
+        ...{ reduced_budgets, budget_api_reads, budget_api_writes, budget_waits },
+      },
+      generation,
+    );
   }
   const caller: Caller = {
     organizationId: key.organization_id,
     apiKeyId: key.id,
     approvedProviders: [MOCK_PROVIDER, ...key.providers],
     permissions: { read: key.can_read, write: key.can_write },
+    mode: key.mode,
+    budgets: budgetSettingsOfRow(key),
   };
   recordKeyUse(em, key.id, now, options.logger);
   requirePermission(caller, permission);
@@ -133,20 +148,22 @@ export async function authenticateApiKey(
  */
 const keyLookupSql = (preloadSql: string | undefined, permission: Permission | undefined) => `
   with k as (
-    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, o.active
+    select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, o.active,
+      o.reduced_budgets, o.budget_api_reads, o.budget_api_writes, o.budget_waits
     from api_key k join organization o on o.id = k.organization_id
     where k.key_hash = ?
   )${
     permission
       ? `, ${rateLimitHitCtes(
-          '?::text || proven.id',
-          `(select k.id from k where k.revoked_at is null
+          '?::text || proven.organization_id',
+          `(select k.organization_id from k where k.revoked_at is null
               and (k.expires_at is null or k.expires_at > ?::timestamptz)
               and k.active and k.can_${permission}) as proven`,
         )}`
       : ''
   }
-  select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.active,
+  select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, k.active,
+    k.reduced_budgets, k.budget_api_reads, k.budget_api_writes, k.budget_waits,
     array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
@@ -163,8 +180,13 @@ interface KeyRow {
   expires_at: string | null;
   revoked_at: string | null;
   organization_id: string;
+  mode: PaymentMode;
   active: boolean;
   providers: string[];
+  reduced_budgets: boolean;
+  budget_api_reads: number | null;
+  budget_api_writes: number | null;
+  budget_waits: number | null;
   preloaded?: unknown;
   /** The count's (null when the statement did not count). */
   rate_hits?: number | null;
@@ -173,4 +195,47 @@ interface KeyRow {
 
 export function requirePermission(caller: Caller, permission: Permission): void {
   if (!caller.permissions[permission]) throw new AppError('FORBIDDEN', MESSAGES.lacksPermission(permission));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Last used
+
+/**
+ * "Last used" for the API keys page, off the request's path: at most one write per key per
+ * minute. This process skips keys it wrote less than a minute ago (no round trip at all), and
+ * the UPDATE itself only changes a row last written over a minute ago, so many instances
+ * together still write a key at most about once a minute. Fired without awaiting: a slow or
+ * failed write never delays or fails the API call (it is logged).
+ */
+const EVERY_MS = 60_000;
+/** Forget old entries past this many keys, so the map stays small on a busy instance. */
+const MAX_REMEMBERED = 10_000;
+
+const writtenAt = new Map<string, number>();
+const inFlight = new Set<Promise<unknown>>();
+
+const RECORD_USE = `update api_key set last_used_at = ?
+  where id = ? and (last_used_at is null or last_used_at <= ?::timestamptz - interval '1 minute')`;
+
+export function recordKeyUse(em: EntityManager, apiKeyId: string, now: Date, logger?: Logger): void {
+  const last = writtenAt.get(apiKeyId);
+  if (last !== undefined && now.getTime() - last < EVERY_MS) return;
+  if (writtenAt.size >= MAX_REMEMBERED) writtenAt.clear();
+  writtenAt.set(apiKeyId, now.getTime());
+  const write = em
+    .fork()
+    .execute(RECORD_USE, [now, apiKeyId, now], 'run')
+    .catch((error: unknown) => logger?.warn({ err: error, apiKeyId }, 'could not record API key use'))
+    .finally(() => inFlight.delete(write));
+  inFlight.add(write);
+}
+
+/** For tests (and a graceful stop): wait for the writes already fired. */
+export async function settleKeyUseWrites(): Promise<void> {
+  await Promise.all([...inFlight]);
+}
+
+/** For tests that move the clock: forget which keys this process wrote recently. */
+export function forgetKeyUseWrites(): void {
+  writtenAt.clear();
 }

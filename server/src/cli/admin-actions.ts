@@ -1,7 +1,10 @@
+import { AppError } from '@pis/shared';
 import { hashPassword } from '../accounts/password-hash.ts';
+import { assertStrongPassword } from '../accounts/password-strength.ts';
 import { createUser, generatePassword } from '../accounts/users.ts';
 import { createApiKey, keyReference, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
+import { OrganizationProvider } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { loadOrganization } from '../organizations/organization-admin.ts';
 
@@ -13,13 +16,28 @@ export {
   approveProvider,
   createOrganization,
   setOrganizationActive,
+  setOrganizationLimits,
 } from '../organizations/organization-admin.ts';
 export { setAllowedReturnOrigins } from '../organizations/return-origins.ts';
 
-/** The key in clear is in the answer: the operator sees it this once. */
+/**
+ * The key in clear is in the answer: the operator sees it this once. A live key only for an
+ * organization the operator approved for a real provider (`org:approve-provider`, e.g. obie):
+ * with the Mock bank alone it could pay nowhere (docs/decisions/072-live-and-test-modes.md).
+ */
 export async function createKey(em: EntityManager, input: Parameters<typeof createApiKey>[1], clock: Clock) {
+  if (input.mode === 'live') {
+    const approved = await em.fork().count(OrganizationProvider, { organization: input.organizationId });
+    if (approved === 0) {
+      await loadOrganization(em, input.organizationId);
+      throw new AppError(
+        'FORBIDDEN',
+        'A live key needs an organization approved for a real provider: run org:approve-provider first',
+      );
+    }
+  }
   const { apiKeyId, apiKey } = await createApiKey(em, input, clock);
-  return { apiKeyId, apiKey };
+  return { apiKeyId, apiKey, mode: input.mode ?? 'test' };
 }
 
 /** Never a secret: id, name, prefix, permissions, state (and the dates). */
@@ -40,7 +58,12 @@ export async function createDashboardUser(
   input: { organizationId: string; email: string; password?: string | undefined },
   clock: Clock,
 ) {
-  await loadOrganization(em, input.organizationId);
+  const organization = await loadOrganization(em, input.organizationId);
+  // The operator's choice meets the rule sign-up applies (VALIDATION_FAILED, exit 2); a
+  // generated password is random and needs no check.
+  if (input.password !== undefined) {
+    assertStrongPassword(input.password, [input.email, organization.name]);
+  }
   const password = input.password ?? generatePassword();
   const { userId } = await createUser(
     em,

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { ApiKeyName, ApiKeyPermission, Email, NewPassword, ProviderCode } from '@pis/shared';
+import { ApiKeyName, ApiKeyPermission, Email, NewPassword, PAYMENT_MODES, ProviderCode } from '@pis/shared';
 import { z } from 'zod';
 import { permissionsFrom } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
 
 /**
@@ -16,7 +17,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export type Run = (actions: AdminActions, em: EntityManager) => Promise<Record<string, unknown>>;
+export type Run = (
+  actions: AdminActions,
+  em: EntityManager,
+  config: Config,
+) => Promise<Record<string, unknown>>;
 
 type Options = Record<string, { type: 'string' }>;
 
@@ -31,6 +36,7 @@ const Id = z.string().trim().min(1).max(100);
 /** A key id or the key itself (`pis_` + 48 characters). */
 const KeyReference = z.string().trim().min(1).max(100);
 const Name = z.string().trim().min(1, 'must not be empty').max(200);
+const Mode = z.enum(PAYMENT_MODES);
 const Bool = z.enum(['true', 'false']).transform((value) => value === 'true');
 const PermissionList = z
   .string()
@@ -44,6 +50,11 @@ const OriginList = z.string().transform((text) =>
     .map((part) => part.trim())
     .filter((part) => part !== ''),
 );
+/** A budget: a whole number, or `default` (the configured default again). */
+const Budget = z.union([
+  z.literal('default').transform(() => null),
+  z.coerce.number().int('must be a whole number or "default"').min(1).max(1_000_000_000),
+]);
 const ExpiresAt = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()])
   .transform((text) => new Date(text));
@@ -76,6 +87,27 @@ export const COMMANDS: Record<string, Command> = {
       return (actions, em) => actions.setOrganizationActive(em, org, active);
     },
   },
+  'org:set-limits': {
+    usage:
+      "org:set-limits --org ID [--api-reads N|default] [--api-writes N|default] [--waits N|default]   (lifts a sign-up's reduced budgets)",
+    options: {
+      org: { type: 'string' },
+      'api-reads': { type: 'string' },
+      'api-writes': { type: 'string' },
+      waits: { type: 'string' },
+    },
+    prepare: (values) => {
+      const org = value(Id, values, 'org');
+      const optional = (name: string) =>
+        values[name] === undefined ? undefined : value(Budget, values, name);
+      const limits = {
+        apiReads: optional('api-reads'),
+        apiWrites: optional('api-writes'),
+        waits: optional('waits'),
+      };
+      return (actions, em, config) => actions.setOrganizationLimits(em, org, limits, config.rateLimits);
+    },
+  },
   'org:approve-provider': {
     usage: 'org:approve-provider --org ID --provider CODE',
     options: { org: { type: 'string' }, provider: { type: 'string' } },
@@ -97,12 +129,14 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'key:create': {
-    usage: 'key:create --org ID --permissions read|write|read,write [--name NAME] [--expires-at ISO-8601]',
+    usage:
+      'key:create --org ID --permissions read|write|read,write [--name NAME] [--expires-at ISO-8601] [--mode test|live]',
     options: {
       org: { type: 'string' },
       permissions: { type: 'string' },
       name: { type: 'string' },
       'expires-at': { type: 'string' },
+      mode: { type: 'string' },
     },
     prepare: (values, clock) => {
       const org = value(Id, values, 'org');
@@ -110,10 +144,12 @@ export const COMMANDS: Record<string, Command> = {
       const name = values.name === undefined ? undefined : value(ApiKeyName, values, 'name');
       const expiresAt =
         values['expires-at'] === undefined ? undefined : value(ExpiresAt, values, 'expires-at');
+      // Test unless asked; a live key only for an organization approved for a real provider.
+      const mode = values.mode === undefined ? undefined : value(Mode, values, 'mode');
       // A past date is allowed on purpose: an already-expired key lets a merchant's tests
       // check their handling of 401 "Invalid API key".
       return (actions, em) =>
-        actions.createKey(em, { organizationId: org, permissions, expiresAt, name }, clock);
+        actions.createKey(em, { organizationId: org, permissions, expiresAt, name, mode }, clock);
     },
   },
   'key:list': {

@@ -57,7 +57,7 @@ try {
 let exitCode = 0;
 try {
   const actions = await import('./admin-actions.ts');
-  const result = await run(actions, database.orm.em.fork());
+  const result = await run(actions, database.orm.em.fork(), config);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   // Who changed what, for the organization's audit log (observability/audit-log.ts).
   const audit = operatorAuditEntry(argv, result);

@@ -1,18 +1,29 @@
 import {
+  AcceptInvitationInput,
+  AppError,
   ChangeEmailInput,
   ChangePasswordInput,
   DashboardSession,
   EmailChanged,
   EmailVerified,
+  InvitationDetails,
+  InvitationTokenInput,
   PasswordChanged,
   PasswordReset,
   PasswordResetRequested,
   RequestPasswordResetInput,
+  RequireTwoStepInput,
   ResetPasswordInput,
   SignedOut,
   SignedOutEverywhere,
+  SignInCodeInput,
   SignInInput,
   SignUpInput,
+  TwoStepChallenge,
+  TwoStepConfirmInput,
+  TwoStepEnabled,
+  TwoStepSetup,
+  TwoStepStatus,
   VerificationSent,
   VerifyEmailInput,
 } from '@pis/shared';
@@ -27,25 +38,140 @@ import {
   signOutEverywhere,
   verifyEmail,
 } from '../accounts/account-lifecycle.ts';
-import { endSession } from '../accounts/sessions.ts';
-import { signIn } from '../accounts/sign-in.ts';
+import { authenticateSession, endSession } from '../accounts/sessions.ts';
+import { signIn, signInWithCode } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
-import { audited, auditedSignIn } from '../observability/audit-log.ts';
-import { router } from '../trpc/trpc.ts';
-import { anonymousMutation, sessionMutation, sessionQuery, signOutMutation } from './dashboard-procedures.ts';
+import { acceptInvitation, describeInvitation } from '../accounts/team.ts';
+import { beginTwoStep, confirmTwoStep, setTwoStepRequired, twoStepStatus } from '../accounts/two-step.ts';
+import { audited, auditedSignIn, recordAudit } from '../observability/audit-log.ts';
+import { organizationSummary } from '../organizations/organization-summary.ts';
+import { storableInput } from '../trpc/procedures.ts';
+import { publicProcedure, router } from '../trpc/trpc.ts';
+import {
+  accountMutation,
+  anonymousMutation,
+  sessionQuery,
+  signOutMutation,
+  teamMutation,
+} from './dashboard-procedures.ts';
 
 /** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
 export const accountRouter = router({
   signUp: anonymousMutation
     .input(SignUpInput)
     .output(DashboardSession)
-    .mutation(({ ctx, input }) => signUp(accountDeps(ctx), ctx.dashboard, ctx, input)),
+    .mutation(({ ctx, input }) => signUp(accountDeps(ctx), ctx.dashboard, ctx, input, ctx.config.rateLimits)),
 
   signIn: anonymousMutation
     .input(SignInInput)
-    .output(DashboardSession)
+    .output(z.union([DashboardSession, TwoStepChallenge]))
     .mutation(({ ctx, input }) =>
       auditedSignIn(ctx, input.email, () => signIn(ctx.em, ctx.dashboard, ctx, input, ctx.clock)),
+    ),
+
+  // Invitations (issue 24 item 5): accounts/team.ts. The page shows what is offered first.
+  invitation: publicProcedure
+    .use(storableInput)
+    .input(InvitationTokenInput)
+    .output(InvitationDetails)
+    .query(({ ctx, input }) => describeInvitation(ctx.em, input.token, ctx.clock.now())),
+
+  acceptInvitation: anonymousMutation
+    .input(AcceptInvitationInput)
+    .output(DashboardSession)
+    .mutation(async ({ ctx, input }) => {
+      // Someone signed in cannot take a link meant for another address into their browser's session.
+      const signedIn = ctx.dashboard.sessionToken()
+        ? await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, { anyOrganization: true }).catch(
+            () => undefined,
+          )
+        : undefined;
+      if (signedIn) {
+        throw new AppError(
+          'FORBIDDEN',
+          `You are signed in as ${signedIn.email}: sign out first to accept this invitation`,
+        );
+      }
+      const accepted = await acceptInvitation(accountDeps(ctx), input.token, input.password);
+      ctx.dashboard.setSessionCookie(accepted.session.token, accepted.session.expiresAt);
+      const organization = await organizationSummary(ctx.em, accepted.organizationId);
+      if (!organization) throw new Error('organization vanished after an invitation was accepted');
+      const session = {
+        user: { id: accepted.userId, email: accepted.email, emailVerified: true, role: accepted.role },
+        organization,
+        csrfToken: accepted.session.csrfToken,
+      };
+      await recordAudit(
+        ctx.em.fork(),
+        {
+          organizationId: organization.id,
+          actor: { type: 'user', id: accepted.email },
+          action: 'team.joined',
+          details: { role: accepted.role },
+        },
+        ctx.log,
+      );
+      return session;
+    }),
+
+  // Two-step verification (issue 24 item 4): accounts/two-step.ts.
+  signInCode: anonymousMutation
+    .input(SignInCodeInput)
+    .output(DashboardSession)
+    .mutation(async ({ ctx, input }) => {
+      const { usedRecoveryCode, ...session } = await signInWithCode(
+        ctx.em,
+        ctx.dashboard,
+        ctx,
+        input,
+        ctx.clock,
+      );
+      await recordAudit(
+        ctx.em.fork(),
+        {
+          organizationId: session.organization.id,
+          actor: { type: 'user', id: session.user.email },
+          action: 'session.signed_in',
+          details: { twoStep: usedRecoveryCode ? 'recovery-code' : 'app' },
+        },
+        ctx.log,
+      );
+      return session;
+    }),
+
+  twoStep: sessionQuery
+    .input(z.void())
+    .output(TwoStepStatus)
+    .query(({ ctx }) => twoStepStatus(ctx.em, ctx.session.userId)),
+
+  beginTwoStep: accountMutation
+    .input(z.void())
+    .output(TwoStepSetup)
+    .mutation(({ ctx }) => beginTwoStep(ctx.em, ctx.session.userId)),
+
+  confirmTwoStep: accountMutation
+    .input(TwoStepConfirmInput)
+    .output(TwoStepEnabled)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'settings.changed', target: 'twoStep', details: { enabled: true } }, () =>
+        confirmTwoStep(ctx.em, ctx.session.userId, input.code, ctx.clock),
+      ),
+    ),
+
+  requireTwoStep: teamMutation
+    .input(RequireTwoStepInput)
+    .output(TwoStepStatus)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        { action: 'settings.changed', target: 'requireTwoStep', details: { required: input.required } },
+        () =>
+          setTwoStepRequired(
+            ctx.em,
+            { userId: ctx.session.userId, organizationId: ctx.caller.organizationId },
+            input.required,
+          ),
+      ),
     ),
 
   signOut: signOutMutation
@@ -61,7 +187,7 @@ export const accountRouter = router({
     .output(EmailVerified)
     .mutation(({ ctx, input }) => verifyEmail(accountDeps(ctx), input.token)),
 
-  resendVerification: sessionMutation
+  resendVerification: accountMutation
     .input(z.void())
     .output(VerificationSent)
     .mutation(async ({ ctx: { session, ...ctx } }) => {
@@ -83,17 +209,17 @@ export const accountRouter = router({
     .output(PasswordReset)
     .mutation(({ ctx, input }) => resetPassword(accountDeps(ctx), input.token, input.password)),
 
-  changePassword: sessionMutation
+  changePassword: accountMutation
     .input(ChangePasswordInput)
     .output(PasswordChanged)
     .mutation(({ ctx, input }) => changePassword(accountDeps(ctx), ctx, ctx.session, input)),
 
-  changeEmail: sessionMutation
+  changeEmail: accountMutation
     .input(ChangeEmailInput)
     .output(EmailChanged)
     .mutation(({ ctx, input }) => changeEmail(accountDeps(ctx), ctx, ctx.session, input)),
 
-  signOutEverywhere: sessionMutation
+  signOutEverywhere: accountMutation
     .input(z.void())
     .output(SignedOutEverywhere)
     .mutation(({ ctx }) => signOutEverywhere(accountDeps(ctx), ctx.session)),
@@ -102,7 +228,12 @@ export const accountRouter = router({
     .input(z.void())
     .output(DashboardSession)
     .query(({ ctx: { session } }) => ({
-      user: { id: session.userId, email: session.email, emailVerified: session.emailVerified },
+      user: {
+        id: session.userId,
+        email: session.email,
+        emailVerified: session.emailVerified,
+        role: session.role,
+      },
       organization: session.organization,
       csrfToken: session.csrfToken,
     })),

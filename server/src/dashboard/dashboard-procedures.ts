@@ -1,4 +1,5 @@
 import { AppError } from '@pis/shared';
+import { type RolePermission, requireRole } from '../accounts/roles.ts';
 import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
 import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import { storableInput } from '../trpc/procedures.ts';
@@ -31,13 +32,28 @@ export const anonymousMutation = publicProcedure
  * organization, scoped exactly like an API key's).
  */
 const signedInTo = (organizations: 'active' | 'any') =>
-  publicProcedure.use(async ({ ctx, next }) => {
+  publicProcedure.use(async ({ ctx, path, next }) => {
     const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, {
       anyOrganization: organizations === 'any',
     });
-    // Signed-in calls have a budget per session too: a session could otherwise batch reads
-    // (and waits) without end. Counted after the session is proven, as API keys are.
-    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'dashboard', session.id);
+    // The organization requires two-step verification: until this user has set it up, only
+    // their own account's calls (Settings: set it up, sign out) answer.
+    if (session.twoStepMissing && !path.startsWith('dashboard.account.')) {
+      throw new AppError(
+        'FORBIDDEN',
+        'Your organization requires two-step verification: set it up in Settings, under "Two-step verification"',
+      );
+    }
+    // Signed-in calls have a budget per organization too (across its sessions and members): a
+    // session could otherwise batch reads (and waits) without end, and sessions are free to make.
+    // Counted after the session is proven, as API keys are.
+    await enforceRateLimit(
+      ctx.em,
+      ctx.config.rateLimits,
+      ctx.setHeader,
+      'dashboard',
+      session.organization.id,
+    );
     return next({
       ctx: {
         session,
@@ -46,6 +62,7 @@ const signedInTo = (organizations: 'active' | 'any') =>
           approvedProviders: session.organization.approvedProviders,
           // Named on the history entries this member's actions make.
           actor: { type: 'member' as const, name: session.email },
+          budgets: session.budgets,
         },
       },
     });
@@ -64,7 +81,24 @@ const withCsrfCheck = (builder: ReturnType<typeof signedInTo>) =>
     })
     .use(storableInput);
 
-export const sessionMutation = withCsrfCheck(signedIn);
+/**
+ * A member's role, checked before the input (accounts/roles.ts): every state-changing call but a
+ * member's own account's needs one, so a Viewer calling a write procedure directly gets 403.
+ */
+const withRole = (permission: RolePermission) =>
+  withCsrfCheck(signedIn).use(async ({ ctx, next }) => {
+    requireRole(ctx.session.role, permission);
+    return next();
+  });
+
+/** Changes to the organization's keys, payments and settings: Owner and Developer. */
+export const sessionMutation = withRole('write');
+/** A payment's cancel, approve/reject in the sandbox, a new customer link: also Support. */
+export const supportMutation = withRole('support');
+/** The team and its rules: Owner only. */
+export const teamMutation = withRole('team');
+/** The member's own account (password, email, two-step, sessions): every role. */
+export const accountMutation = withCsrfCheck(signedIn);
 
 /**
  * Sign-out: also for a suspended organization's user, whose every other call is refused; else

@@ -5,6 +5,7 @@ import { apiKeysRouter } from './api-keys.procedures.ts';
 import { overviewProcedure, quickStartProcedure } from './overview.procedures.ts';
 import { paymentsRouter } from './payments.procedures.ts';
 import { settingsRouter } from './settings.procedures.ts';
+import { teamRouter } from './team.procedures.ts';
 
 /**
  * The merchant dashboard's procedures, served at /trpc only (none has `meta.openapi`):
@@ -19,4 +20,5 @@ export const dashboardRouter = router({
   quickStart: quickStartProcedure,
   settings: settingsRouter,
   logs: logsRouter,
+  team: teamRouter,
 });

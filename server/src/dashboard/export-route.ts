@@ -1,10 +1,10 @@
 import { detailsFromZodError, ExportPaymentsQuery, validationFailed } from '@pis/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateSession } from '../accounts/sessions.ts';
-import type { Context } from '../context.ts';
 import { exportPayments } from '../payments/export-payments.ts';
 import { paymentsDeps } from '../payments/routers/payments-context.ts';
 import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
+import type { Context } from '../trpc/trpc.ts';
 
 /** Where the dashboard's "Export CSV" link points (under /api so `npm run dev` forwards it). */
 export const DASHBOARD_EXPORT_PATH = '/api/dashboard/payments/export';

@@ -19,7 +19,7 @@ import { listPayments } from '../payments/list-payments.ts';
 import { paymentsDeps, waitingRead } from '../payments/routers/payments-context.ts';
 import { sandboxAdvance, sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
 import { router } from '../trpc/trpc.ts';
-import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+import { sessionMutation, sessionQuery, supportMutation } from './dashboard-procedures.ts';
 
 /**
  * The payments pages: the very functions behind POST /payments, GET /payments,
@@ -47,14 +47,14 @@ export const paymentsRouter = router({
         paymentsDeps(ctx),
         ctx.caller,
         input.paymentId,
-        waitingRead(ctx, ctx.caller.organizationId, {
+        waitingRead(ctx, ctx.caller, {
           ifNoneMatch: input.ifNoneMatch,
           waitSeconds: input.waitSeconds,
         }),
       ),
     ),
 
-  cancel: sessionMutation
+  cancel: supportMutation
     .input(PaymentIdInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>
@@ -63,7 +63,7 @@ export const paymentsRouter = router({
       ),
     ),
 
-  approve: sessionMutation
+  approve: supportMutation
     .input(DashboardApproveInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>
@@ -72,7 +72,7 @@ export const paymentsRouter = router({
       ),
     ),
 
-  reject: sessionMutation
+  reject: supportMutation
     .input(DashboardRejectInput)
     .output(Payment)
     .mutation(({ ctx, input }) =>

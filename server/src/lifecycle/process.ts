@@ -81,9 +81,9 @@ export async function startServiceParts(
   attachMetricSources({ waitingReads: () => waiters.waiting });
   const apiKeyCache = await startApiKeyCache(parts.notifications);
   const drain = new HttpDrain();
-  const requestLog = new RequestLogWriter(parts.database.orm, logger);
+  const requestLog = config.requestLog ? new RequestLogWriter(parts.database.orm, logger) : undefined;
   // After HTTP has stopped (steps run last-added first): its last entries, then the pool.
-  shutdown.add('request log', () => requestLog.stop());
+  if (requestLog) shutdown.add('request log', () => requestLog.stop());
   const app = await buildApp({
     config,
     orm: parts.database.orm,
@@ -94,7 +94,7 @@ export async function startServiceParts(
     waiters,
     apiKeyCache,
     drain,
-    requestLog,
+    ...(requestLog ? { requestLog } : {}),
   });
   // SIGTERM: not ready but serving for SHUTDOWN_DRAIN_MS; then close (waiting reads answer at
   // once, in-flight requests finish, idle keep-alive connections close).

@@ -83,3 +83,21 @@ export const emailChangedMail = (input: { to: string; organizationName: string; 
     ],
     footer: FOOTER,
   });
+
+export const invitationMail = (input: {
+  to: string;
+  organizationName: string;
+  invitedBy: string;
+  role: string;
+  url: string;
+}) =>
+  render({
+    to: input.to,
+    subject: 'You are invited to a payments dashboard',
+    paragraphs: [
+      `${input.invitedBy} invited you to join ${input.organizationName} on its payments dashboard, as ${input.role}.`,
+      'The link works once, for 7 days. You choose your password when you accept.',
+    ],
+    action: { label: 'Accept the invitation', url: input.url },
+    footer: `${FOOTER} If you did not expect it, ignore this mail.`,
+  });

@@ -23,6 +23,10 @@ export const AUDIT_ACTIONS = [
   'payment.rejected',
   'payment.clock_advanced',
   'operator.command',
+  'team.invited',
+  'team.joined',
+  'team.role_changed',
+  'team.member_removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -143,7 +147,7 @@ export async function audited<T>(
  * A sign-in, recorded either way: signed in (as the user), or failed (the email as typed, for the
  * organization that has a user with that email, if any; never the password).
  */
-export async function auditedSignIn<T extends { organization: { id: string } }>(
+export async function auditedSignIn<T extends { organization: { id: string } } | { twoStepRequired: true }>(
   ctx: { em: EntityManager; log: Logger },
   email: string,
   run: () => Promise<T>,
@@ -170,6 +174,8 @@ export async function auditedSignIn<T extends { organization: { id: string } }>(
     );
     throw error;
   }
+  // The password alone signs nobody in when two-step is on: the code's step records the sign-in.
+  if (!('organization' in session)) return session;
   await recordAudit(
     ctx.em.fork(),
     {

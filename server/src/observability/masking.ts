@@ -7,7 +7,8 @@
 
 const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authori[sz]ation|cookie|session|signature/i;
 const ACCOUNT_KEY = /account[-_]?number|^iban$|^pan$|card[-_]?number/i;
-const API_KEY = /pis_[0-9A-Za-z]{8}[0-9A-Za-z]+/g;
+// `pis_` then, since live and test modes, `test_` or `live_`; the first 8 characters after are the prefix.
+const API_KEY = /(pis_(?:(?:test|live)_)?[0-9A-Za-z]{8})[0-9A-Za-z]+/g;
 /** `/pay/<token>`, `/mock-bank/<token>`: customer links carry a bearer token in the path. */
 const LINK_TOKEN = /\/(pay|mock-bank)\/[^/?#\s"]+/g;
 
@@ -16,7 +17,9 @@ export const MASK = '[masked]';
 export const MAX_BODY_CHARS = 16_384;
 
 export function maskText(text: string): string {
-  return text.replace(API_KEY, (key) => `${key.slice(0, 12)}${MASK}`).replace(LINK_TOKEN, `/$1/${MASK}`);
+  return text
+    .replace(API_KEY, (_key, prefix: string) => `${prefix}${MASK}`)
+    .replace(LINK_TOKEN, `/$1/${MASK}`);
 }
 
 function maskAccount(value: unknown): string {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { prefixOf } from '../auth/api-key-secret.ts';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import { createRouteResolver } from './http-metrics.ts';
@@ -19,8 +20,6 @@ export const REQUEST_LOG_RETENTION_DAYS = 30;
 const FLUSH_EVERY_MS = 1_000;
 const BATCH = 500;
 const MAX_QUEUED = 20_000;
-/** The key's prefix (not secret) from a presented key of our format. */
-const KEY = /^(pis_[0-9A-Za-z]{8})[0-9A-Za-z]{40}$/;
 
 export interface RequestLogEntry {
   at: Date;
@@ -94,19 +93,20 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
     request_body: maskedBody(entry.requestBody),
     response_body: maskedBody(entry.responseBody),
   }));
-  await orm.em.getConnection().execute(
-    `insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
-        key_prefix, request_id, idempotency_key, request_body, response_body)
-      select k.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
-        e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
-      from json_to_recordset(?::json) as e(at timestamptz, method text, route text, status int,
-        error_code text, duration_ms int, key_prefix text, request_id text, idempotency_key text,
-        request_body text, response_body text)
-      join api_key k on k.prefix = e.key_prefix`,
-    [JSON.stringify(rows)],
-    'run',
-  );
+  // On the pool itself, the batch as one bound parameter: the ORM's execute would escape the
+  // whole JSON text into the statement (a visible share of a busy API's CPU in the profile).
+  const pool = await orm.em.getConnection().getNativeClient();
+  await pool.query({ name: 'request_log_batch', text: INSERT_BATCH, values: [JSON.stringify(rows)] });
 }
+
+const INSERT_BATCH = `insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
+    key_prefix, request_id, idempotency_key, request_body, response_body)
+  select k.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
+    e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
+  from json_to_recordset($1::json) as e(at timestamptz, method text, route text, status int,
+    error_code text, duration_ms int, key_prefix text, request_id text, idempotency_key text,
+    request_body text, response_body text)
+  join api_key k on k.prefix = e.key_prefix`;
 
 /** The envelope's `error.code` of a failed answer, bounded. */
 function errorCodeOf(status: number, body: unknown): string | null {
@@ -163,14 +163,14 @@ export function requestLogHooks(
 ): void {
   const routeOf = createRouteResolver(options.openApiDocument);
   const sent = new WeakMap<FastifyRequest, unknown>();
-  const prefixOf = (request: FastifyRequest): string | undefined => {
+  const keyPrefixOf = (request: FastifyRequest): string | undefined => {
     const key = request.headers['x-api-key'];
-    return typeof key === 'string' ? KEY.exec(key)?.[1] : undefined;
+    return typeof key === 'string' ? prefixOf(key) : undefined;
   };
   // The body exactly as it went out (after /api's envelope, which its own scope's onSend adds
   // after any root hook could see it): Fastify ends a non-streamed answer with one end(payload).
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith('/api/') || !prefixOf(request)) return;
+    if (!request.url.startsWith('/api/') || !keyPrefixOf(request)) return;
     const raw = reply.raw;
     const end = raw.end.bind(raw) as (...args: unknown[]) => typeof raw;
     raw.end = ((...args: unknown[]) => {
@@ -181,7 +181,7 @@ export function requestLogHooks(
   });
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/')) return;
-    const keyPrefix = prefixOf(request);
+    const keyPrefix = keyPrefixOf(request);
     if (!keyPrefix) return;
     const idempotencyKey = request.headers['idempotency-key'];
     writer.add({

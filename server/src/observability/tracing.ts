@@ -22,6 +22,9 @@ import type pg from 'pg';
  */
 export const tracer = trace.getTracer('pis');
 
+/** Whether startTracing ran in this process: until then the HTTP hooks return at once. */
+let started = false;
+
 /** What a started SDK gives back: flushed and stopped at shutdown. */
 export interface Tracing {
   shutdown(): Promise<void>;
@@ -53,6 +56,7 @@ export async function startTracing(
     logRecordProcessors: [],
   });
   sdk.start();
+  started = true;
   await traceDatabaseStatements();
   return { shutdown: () => sdk.shutdown() };
 }
@@ -89,6 +93,8 @@ function carrierOf(headers: FastifyRequest['headers']): Record<string, string> {
 /** A server span per request, from onRequest to onResponse, carrying the request id. */
 export function traceHttp(app: FastifyInstance): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
+    // Off (the default): not even the propagator's parse of the headers.
+    if (!started) return;
     const parent = propagation.extract(context.active(), carrierOf(request.headers));
     const span = tracer.startSpan(
       `${request.method} ${request.routeOptions.url ?? 'unmatched'}`,

@@ -1,7 +1,9 @@
 import { AppError, MOCK_PROVIDER, randomId } from '@pis/shared';
 import type { Clock } from '../clock.ts';
+import type { RateLimitConfig } from '../config.ts';
 import { Organization, OrganizationProvider } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
+import { budgetOf, budgetSettingsOf } from '../rate-limits/organization-budgets.ts';
 
 /**
  * Operator actions on organizations (the CLI, sign-up, the first-start demo seed and the test
@@ -18,15 +20,48 @@ export async function loadOrganization(em: EntityManager, organizationId: string
   return organization;
 }
 
-export async function createOrganization(em: EntityManager, name: string, clock: Clock) {
+/** `reducedBudgets`: self-serve sign-up's (an operator's organization has the defaults). */
+export async function createOrganization(
+  em: EntityManager,
+  name: string,
+  clock: Clock,
+  { reducedBudgets = false }: { reducedBudgets?: boolean } = {},
+) {
   const organization = em.create(Organization, {
     id: randomId('org'),
     name,
     active: true,
     createdAt: clock.now(),
+    reducedBudgets,
   });
   await em.persist(organization).flush();
   return { organizationId: organization.id };
+}
+
+/**
+ * `org:set-limits`: an operator's budgets for an organization. Any call lifts the reduced budgets
+ * of a self-serve sign-up; a number sets that budget, `null` returns it to the default, and a
+ * budget not named keeps its setting. Answers the limits now in force.
+ */
+export async function setOrganizationLimits(
+  em: EntityManager,
+  organizationId: string,
+  limits: { apiReads?: number | null; apiWrites?: number | null; waits?: number | null },
+  defaults: RateLimitConfig,
+) {
+  const organization = await loadOrganization(em, organizationId);
+  organization.reducedBudgets = false;
+  if (limits.apiReads !== undefined) organization.budgetApiReads = limits.apiReads;
+  if (limits.apiWrites !== undefined) organization.budgetApiWrites = limits.apiWrites;
+  if (limits.waits !== undefined) organization.budgetWaits = limits.waits;
+  await em.flush();
+  const settings = budgetSettingsOf(organization);
+  return {
+    organizationId,
+    apiReads: budgetOf(defaults, settings, 'api-read'),
+    apiWrites: budgetOf(defaults, settings, 'api-write'),
+    waits: budgetOf(defaults, settings, 'waits'),
+  };
 }
 
 export async function setOrganizationActive(em: EntityManager, organizationId: string, active: boolean) {

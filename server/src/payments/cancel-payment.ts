@@ -1,5 +1,5 @@
 import { byActor, cancel, type Payment, providerNotConfigured, toPayment } from '@pis/shared';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { claimedProviderCall } from './provider-claims.ts';
 
 /**
@@ -14,7 +14,7 @@ export async function cancelPayment(
   caller: PaymentsCaller,
   paymentId: string,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const { applied } = await claimedProviderCall(deps, scope, {
     action: 'cancel',
     decision: byActor(caller.actor, cancel),

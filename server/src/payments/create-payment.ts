@@ -18,6 +18,7 @@ import { countCreated } from '../observability/metrics.ts';
 import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import { announcePaymentDue } from './change-payments.ts';
+import { createAtRealProvider } from './create-at-real-provider.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -27,7 +28,7 @@ import {
   requestHash,
 } from './idempotency.ts';
 import { insertPayment } from './payment-store.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { ProviderOutcomeUnknown } from './provider-claims.ts';
 import { providerUnavailable } from './refresh-payment.ts';
 
@@ -97,8 +98,16 @@ async function createClaimed(
   now: Date,
   claim: IdempotencyClaim | undefined,
 ): Promise<CreatedPayment> {
-  const ids = { id: newPaymentId(), organizationId: caller.organizationId, endToEndId: newEndToEndId() };
+  const ids = {
+    id: newPaymentId(),
+    organizationId: caller.organizationId,
+    endToEndId: newEndToEndId(),
+    mode: modeOf(caller),
+  };
   const received = byActor(caller.actor, receivePayment)(command, ids, now);
+  if (command.flowType === 'API_ONLY' && provider.keepsPayments) {
+    return createAtRealProvider(deps, provider, received, command, claim);
+  }
   let change: Change = received;
   let customerUrl: string | null;
   if (command.flowType === 'API_ONLY') {
@@ -136,6 +145,7 @@ function usableProvider(
     baseUrl: deps.config.publicBaseUrl,
     isConfigured: (code) => deps.providers.get(code) !== undefined,
     hostedPagesEnabled: deps.config.hostedPagesEnabled,
+    mode: modeOf(caller),
   });
   const provider = deps.providers.get(command.provider);
   if (!provider) throw providerNotConfigured(command.provider);
@@ -143,9 +153,10 @@ function usableProvider(
 }
 
 /**
- * The provider's customer link; its failure means nothing was stored (502). API_ONLY creates call
- * the provider before the row exists: nobody else can know the payment yet, so there is no
- * concurrent decision to claim against; duplicates are held off by the Idempotency-Key claim.
+ * The provider's customer link; its failure means nothing was stored (502). API_ONLY creates at
+ * the Mock bank call it before the row exists: it keeps nothing per payment, so nothing can be
+ * orphaned there; duplicates are held off by the Idempotency-Key claim. Providers that keep
+ * payments go row first (create-at-real-provider.ts).
  */
 export async function startAtProvider(
   deps: PaymentsDeps,

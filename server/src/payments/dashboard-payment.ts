@@ -1,6 +1,7 @@
 import { type DashboardPayment, MOCK_PROVIDER, type Payment, paymentActions, paymentEtag } from '@pis/shared';
 import { customerLink, type LinkConfig } from '../links/customer-links.ts';
 import type { LinkPurpose } from '../links/link-token.ts';
+import { loadPayment } from './load-payment.ts';
 import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
 import { getPayment, type WaitingRead } from './read-payment.ts';
 
@@ -19,12 +20,16 @@ export async function dashboardPayment(
   wait?: WaitingRead,
 ): Promise<DashboardPayment> {
   const payment = await getPayment(deps, caller, paymentId, undefined, wait);
-  return {
+  const view: DashboardPayment = {
     payment,
     etag: paymentEtag(payment),
     actions: paymentActions(payment),
     customerLink: customerPage(deps.config, payment, deps.clock.now()),
   };
+  if (payment.provider === MOCK_PROVIDER) return view;
+  // The bank's own statuses are not in the API's payment: read as stored, just refreshed above.
+  const { record } = await loadPayment(deps.em, { paymentId, organizationId: caller.organizationId });
+  return { ...view, atBank: { consentStatus: record.consentStatus, bankStatus: record.bankStatus } };
 }
 
 /**

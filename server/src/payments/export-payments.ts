@@ -4,7 +4,7 @@ import { EXPORT_COLUMNS, type PaymentFilters } from '@pis/shared';
 import { stringify } from 'csv-stringify';
 import { catchUpOverdue } from './catch-up-payments.ts';
 import { type ExportCursor, exportPaymentPage } from './payment-store.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 
 /** Rows read per query: big enough that a million rows is a thousand short queries. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -31,13 +31,14 @@ export async function exportPayments(
   options: ExportOptions = {},
 ): Promise<Readable> {
   const organization = caller.organizationId;
+  const inMode = { ...filters, mode: modeOf(caller) };
   const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
   // Statuses as of now, like the list (the worker may lag).
   await catchUpOverdue(deps, organization);
   async function* rows() {
     let after: ExportCursor | null = null;
     for (;;) {
-      const page = await exportPaymentPage(deps.em.fork(), organization, filters, after, pageSize);
+      const page = await exportPaymentPage(deps.em.fork(), organization, inMode, after, pageSize);
       options.onPage?.(page.length);
       for (const { record } of page) yield EXPORT_COLUMNS.map((column) => column.cell(record));
       const last = page.at(-1);

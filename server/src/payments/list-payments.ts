@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { catchUpOverdue } from './catch-up-payments.ts';
 import { countedByKeptTotals, countFilteredPayments, listPaymentPage } from './payment-store.ts';
 import { countPayments } from './payment-totals.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 
 export type ListPaymentsFilters = z.output<typeof ListPaymentsQuery>;
 
@@ -24,11 +24,12 @@ export async function listPayments(
   const organization = caller.organizationId;
   await catchUpOverdue(deps, organization);
   const em = deps.em.fork();
+  const inMode = { ...filters, mode: modeOf(caller) };
   const [page, total] = await Promise.all([
-    listPaymentPage(em, organization, filters),
-    countedByKeptTotals(filters)
-      ? countPayments(em.fork(), organization, filters)
-      : countFilteredPayments(em.fork(), organization, filters),
+    listPaymentPage(em, organization, inMode),
+    countedByKeptTotals(inMode)
+      ? countPayments(em.fork(), organization, inMode)
+      : countFilteredPayments(em.fork(), organization, inMode),
   ]);
   return {
     payments: page.map(({ record, history }) => toPayment(record, history)),

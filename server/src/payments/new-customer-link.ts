@@ -1,7 +1,7 @@
 import { AppError, isTerminal, MOCK_PROVIDER, type NewCustomerLink } from '@pis/shared';
 import { customerLink } from '../links/customer-links.ts';
 import { loadPayment } from './load-payment.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
 
 /**
@@ -16,7 +16,7 @@ export async function newCustomerLink(
   caller: PaymentsCaller,
   paymentId: string,
 ): Promise<NewCustomerLink> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const { record } = await refreshPayment(deps, scope, await loadPayment(deps.em.fork(), scope), 'quiet');
   if (isTerminal(record.status)) {
     throw new AppError(

@@ -4,6 +4,7 @@ import type {
   HistoryRecord,
   ListPaymentsQuery,
   PaymentError,
+  PaymentMode,
   PaymentRecord,
   Reference,
 } from '@pis/shared';
@@ -53,6 +54,7 @@ const col = <P extends string>(path: P, column: string, type: SqlType, step = fa
 const PAYMENT_COLUMNS = [
   col('id', 'id', 'text'),
   col('organizationId', 'organization_id', 'text'),
+  col('mode', 'mode', 'text'),
   col('status', 'status', 'text', STEP),
   col('isoCode', 'iso_code', 'text', STEP),
   col('isoReason', 'iso_reason', 'text', STEP),
@@ -218,21 +220,26 @@ export function decodeLoadedPayment(json: PaymentJson | null | undefined): Loade
 export interface PaymentScope {
   paymentId: string;
   organizationId?: string | undefined;
+  /** A merchant's key sees only its mode's payments: another mode's is "not found". */
+  mode?: PaymentMode | undefined;
 }
 
 const SELECT_PAYMENT = {
-  name: 'payment_with_history',
+  name: 'payment_with_history_in_mode',
   sql: `select ${PAYMENT_JSON} as payment from payment p
-    where p.id = ? and (?::text is null or p.organization_id = ?)`,
+    where p.id = ? and (?::text is null or p.organization_id = ?) and (?::text is null or p.mode = ?)`,
 };
 
 /** A payment and its history without locking: one prepared statement (the read every poll makes). */
 export async function readPayment(em: EntityManager, scope: PaymentScope): Promise<LoadedPayment | null> {
   const organizationId = scope.organizationId ?? null;
+  const mode = scope.mode ?? null;
   const [row] = await preparedQuery<{ payment: PaymentJson }>(em, SELECT_PAYMENT, [
     scope.paymentId,
     organizationId,
     organizationId,
+    mode,
+    mode,
   ]);
   return decodeLoadedPayment(row?.payment);
 }
@@ -242,18 +249,18 @@ export async function readPayment(em: EntityManager, scope: PaymentScope): Promi
  * KeyPreload): the key's organization's payment with this id as a PaymentJson, or null.
  */
 export const paymentPreload = (paymentId: string): KeyPreload => ({
-  name: 'payment',
-  sql: `select ${PAYMENT_JSON} from payment p where p.id = ? and p.organization_id = k.organization_id`,
+  name: 'payment_in_mode',
+  sql: `select ${PAYMENT_JSON} from payment p where p.id = ? and p.organization_id = k.organization_id and p.mode = k.mode`,
   values: [paymentId],
 });
 
 export type ListFilters = Pick<
   z.output<typeof ListPaymentsQuery>,
   'status' | 'provider' | 'search' | 'createdFrom' | 'createdTo' | 'currency' | 'limit' | 'offset'
->;
+> & { mode?: PaymentMode | undefined };
 
-/** The filters a list, its total and an export share. */
-export type PaymentFilterValues = Omit<ListFilters, 'limit' | 'offset'>;
+/** The filters a list, its total and an export share; `mode` is the key's (test when absent). */
+export type PaymentFilterValues = Omit<ListFilters, 'limit' | 'offset'> & { mode?: PaymentMode | undefined };
 
 /** `%`, `_` and `\` taken literally in an `ilike` pattern (backslash is its default escape). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
@@ -269,8 +276,8 @@ export function paymentFilter(
   filters: PaymentFilterValues,
 ): { key: string; where: string; values: unknown[] } {
   let key = '';
-  let where = 'p.organization_id = ?';
-  const values: unknown[] = [organizationId];
+  let where = 'p.organization_id = ? and p.mode = ?';
+  const values: unknown[] = [organizationId, filters.mode ?? 'test'];
   if (filters.status) {
     key += 's';
     where += ' and p.status = ?';
@@ -306,9 +313,13 @@ export function paymentFilter(
   return { key, where, values };
 }
 
-/** Only status and provider: the kept counts answer the total (payment-totals.ts). */
+/** Test payments by status and provider only: the kept counts answer the total (payment-totals.ts). */
 export const countedByKeptTotals = (filters: PaymentFilterValues): boolean =>
-  !filters.search && !filters.createdFrom && !filters.createdTo && !filters.currency;
+  (filters.mode ?? 'test') === 'test' &&
+  !filters.search &&
+  !filters.createdFrom &&
+  !filters.createdTo &&
+  !filters.currency;
 
 /**
  * A search's page: the matches first (a bitmap over the search indexes), then the newest of them.
@@ -482,9 +493,11 @@ export async function lockPayments(em: EntityManager, lock: PaymentLock): Promis
   let rows: { id: string }[];
   if ('scope' in lock) {
     const organizationId = lock.scope.organizationId ?? null;
+    const mode = lock.scope.mode ?? null;
     rows = await em.execute(
-      `select p.id from payment p where p.id = ? and (?::text is null or p.organization_id = ?) for update`,
-      [lock.scope.paymentId, organizationId, organizationId],
+      `select p.id from payment p where p.id = ? and (?::text is null or p.organization_id = ?)
+        and (?::text is null or p.mode = ?) for update`,
+      [lock.scope.paymentId, organizationId, organizationId, mode, mode],
     );
   } else if ('ids' in lock) {
     rows = await em.execute(
@@ -617,6 +630,20 @@ export async function insertClaim(em: EntityManager, paymentId: string, claim: S
     `insert into provider_claim (payment_id, claim_id, action, bank_id, claimed_at)
       values (?, ?, ?, ?, ?::timestamptz)`,
     [paymentId, claim.claimId, claim.action, claim.bankId, claim.claimedAt.toISOString()],
+    'run',
+  );
+}
+
+/**
+ * A payment stored before its bank was called, which the bank then refused: it goes again, with
+ * its history and claim (cascade), but only while it is still PENDING and unclaimed, so a
+ * payment anything else has touched is never deleted (payments/create-at-real-provider.ts).
+ */
+export async function deleteUnsentPayment(em: EntityManager, paymentId: string): Promise<void> {
+  await em.execute(
+    `delete from payment where id = ? and status = 'PENDING'
+       and not exists (select 1 from provider_claim where payment_id = ?)`,
+    [paymentId, paymentId],
     'run',
   );
 }

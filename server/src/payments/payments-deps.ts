@@ -1,4 +1,4 @@
-import type { Actor } from '@pis/shared';
+import type { Actor, PaymentMode } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -27,4 +27,8 @@ export interface PaymentsCaller {
   approvedProviders: readonly string[];
   /** Who acts, named on the history entries the call makes (an API key, a dashboard member). */
   actor?: Actor;
+  /** The API key's mode: it sees only that mode's payments. Test when absent (the dashboard's). */
+  mode?: PaymentMode | undefined;
 }
+
+export const modeOf = (caller: Pick<PaymentsCaller, 'mode'>): PaymentMode => caller.mode ?? 'test';

@@ -1,9 +1,10 @@
 import { etagMatches, type Payment, paymentEtag, toPayment } from '@pis/shared';
 import type { RateLimitConfig } from '../config.ts';
+import { type BudgetSettings, budgetOf } from '../rate-limits/organization-budgets.ts';
 import { type LoadedPayment, loadedPayment, loadPayment, type PaymentScope } from './load-payment.ts';
 import type { PaymentJson } from './payment-store.ts';
 import type { PaymentWaiters } from './payment-waiters.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
 
 /** A read that may wait for a change (DESIGN.md "Live reads"; headers read in http/live-read.ts). */
@@ -19,20 +20,24 @@ export interface WaitingRead {
 
 /**
  * The wait a read may have: none (it answers at once, as one that did not ask, so without
- * Preference-Applied) when this process takes no waiters (waiting off, or shutting down), or once
- * the caller's organization holds `waitsPerOrganization` waits in it. Decided once, where the read
+ * Preference-Applied) when this process takes no waiters (waiting off, or shutting down), once
+ * the caller's organization holds its allowance of waits in it (`waitsPerOrganization`, or the
+ * organization's own: organization-budgets.ts), or once the process holds `waitsPerProcess`
+ * (however many organizations there are, memory stays bounded). Decided once, where the read
  * starts, so the answer's headers agree with what happened: a wait that shutdown cuts short was
  * still honoured, and says so (else an SDK would poll for the rest of its wait).
  */
 export function withinWaitAllowance(
   wait: WaitingRead,
-  organizationId: string,
+  caller: { organizationId: string; budgets: BudgetSettings },
   limits: RateLimitConfig,
 ): WaitingRead {
   const { waiters } = wait;
   const allowed =
     waiters.accepting &&
-    (!limits.enabled || waiters.waitingFor(organizationId) < limits.waitsPerOrganization);
+    (!limits.enabled ||
+      (waiters.waiting < limits.waitsPerProcess &&
+        waiters.waitingFor(caller.organizationId) < budgetOf(limits, caller.budgets, 'waits')));
   return allowed ? wait : { ...wait, waitSeconds: undefined };
 }
 
@@ -56,7 +61,7 @@ export async function getPayment(
   preloaded?: unknown,
   wait?: WaitingRead,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   if (wait && honoursWait(wait)) return waitForChange(deps, scope, wait);
   const loaded =
     preloaded === undefined
@@ -118,7 +123,7 @@ export async function syncPayment(
   caller: PaymentsCaller,
   paymentId: string,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const current = await refreshPayment(deps, scope, await loadPayment(deps.em, scope), 'report');
   return toPayment(current.record, current.history);
 }

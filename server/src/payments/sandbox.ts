@@ -6,7 +6,7 @@ import {
   toPayment,
 } from '@pis/shared';
 import { advanceMockBankClock, approveAtMockBank, rejectAtMockBank } from './mock-bank-decisions.ts';
-import type { PaymentsCaller, PaymentsDeps } from './payments-deps.ts';
+import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 
 /**
  * Sandbox helpers: a merchant's automated tests play the customer at the Mock bank without a
@@ -18,7 +18,7 @@ export async function sandboxApprove(
   paymentId: string,
   input: SandboxApproveInput,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   // The merchant plays the customer: the entry names who did (their key or member), not "customer".
   const applied = await approveAtMockBank(deps, scope, input, caller.actor ?? CUSTOMER_ACTOR);
   return toPayment(applied.record, applied.history);
@@ -30,7 +30,7 @@ export async function sandboxReject(
   paymentId: string,
   input: SandboxRejectInput,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const applied = await rejectAtMockBank(deps, scope, input.reason ?? null, caller.actor ?? CUSTOMER_ACTOR);
   return toPayment(applied.record, applied.history);
 }
@@ -42,7 +42,7 @@ export async function sandboxAdvance(
   paymentId: string,
   seconds: number,
 ): Promise<Payment> {
-  const scope = { paymentId, organizationId: caller.organizationId };
+  const scope = { paymentId, organizationId: caller.organizationId, mode: modeOf(caller) };
   const applied = await advanceMockBankClock(deps, scope, seconds);
   return toPayment(applied.record, applied.history);
 }

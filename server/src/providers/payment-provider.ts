@@ -14,6 +14,13 @@ import type { Change, PaymentRecord } from '@pis/shared';
 export interface PaymentProvider {
   /** The `provider` code merchants use. */
   readonly code: string;
+  /**
+   * The provider keeps state per payment (a real bank: a consent once started). An API_ONLY
+   * create then stores the payment before calling it, so a crash in between never leaves
+   * something at the bank with no payment here (payments/create-at-real-provider.ts). The Mock
+   * bank keeps nothing and saves the create those round trips.
+   */
+  readonly keepsPayments?: boolean;
   /** Hands the payment to the provider; the answer is the page the customer authorises on. */
   startPayment(payment: PaymentRecord, now: Date, options?: StartOptions): Promise<StartedPayment>;
   /**

@@ -14,16 +14,16 @@ const LIMIT_OF: Record<RateLimitBudget, (config: RateLimitConfig) => number> = {
 };
 
 const WHAT: Record<RateLimitBudget, string> = {
-  'api-read': 'read requests for this API key',
-  'api-write': 'write requests for this API key',
+  'api-read': "read requests for this API key's organization",
+  'api-write': "write requests for this API key's organization",
   pages: 'requests from this address',
-  dashboard: 'dashboard requests for this session',
+  dashboard: 'dashboard requests for this organization',
 };
 
 export type SetHeader = (name: string, value: string) => void;
 
 /**
- * Counts one request against `budget` for `subject` (an API key id, a client address) and
+ * Counts one request against `budget` for `subject` (an organization id, a client address) and
  * answers with the IETF draft's headers (draft-ietf-httpapi-ratelimit-headers-06 fields:
  * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` in seconds, and
  * `RateLimit-Policy: <limit>;w=<window>`), the form most clients and proxies read today.

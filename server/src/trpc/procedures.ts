@@ -1,7 +1,8 @@
 import { unusableInputDetails, validationFailed } from '@pis/shared';
 import { authenticateApiKey, type Permission } from '../auth/authenticate-api-key.ts';
+import { budgetOf } from '../rate-limits/organization-budgets.ts';
 import { rateLimitResult } from '../rate-limits/rate-limit-store.ts';
-import { answerRateLimit, enforceRateLimit, rateLimitKey, rateLimitOf } from '../rate-limits/rate-limits.ts';
+import { answerRateLimit, enforceRateLimit, rateLimitKey } from '../rate-limits/rate-limits.ts';
 import { middleware, publicProcedure } from './trpc.ts';
 
 /**
@@ -43,8 +44,8 @@ export const pageProcedure = publicProcedure
 const withPermission = (permission: Permission) =>
   publicProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
     const limits = ctx.config.rateLimits;
-    // Reads and writes have budgets of their own (Stripe-style), counted once the key is proven,
-    // in the key lookup's own round trip.
+    // Reads and writes have budgets of their own (Stripe-style), the organization's across its
+    // keys, counted once the key is proven, in the key lookup's own round trip.
     const budget = permission === 'read' ? 'api-read' : 'api-write';
     const { caller, preloaded, counted } = await authenticateApiKey(
       ctx.em,
@@ -61,7 +62,8 @@ const withPermission = (permission: Permission) =>
       },
     );
     if (counted) {
-      answerRateLimit(limits, ctx.setHeader, budget, rateLimitResult(rateLimitOf(limits, budget), counted));
+      const limit = budgetOf(limits, caller.budgets, budget);
+      answerRateLimit(limits, ctx.setHeader, budget, rateLimitResult(limit, counted));
     }
     await refuseUnstorableInput(getRawInput);
     return next({

@@ -1,7 +1,7 @@
 import type { ApiKeyEntry, CreatedApiKey } from '@pis/shared';
 import { describe, expect, test, vi } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
-import { forgetKeyUseWrites, settleKeyUseWrites } from '../../src/auth/key-use.ts';
+import { forgetKeyUseWrites, settleKeyUseWrites } from '../../src/auth/authenticate-api-key.ts';
 import { ApiKey } from '../../src/db/entities/index.ts';
 import { adminCli, oneJsonLine } from '../helpers/admin-cli.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
@@ -29,10 +29,10 @@ describe('the API keys page', () => {
     const made = data<CreatedApiKey>(
       await b.mutation('apiKeys.create', { name: 'Checkout server', permissions: ['read'] }),
     );
-    expect(made.secret).toMatch(/^pis_[0-9A-Za-z]{48}$/);
+    expect(made.secret).toMatch(/^pis_test_[0-9A-Za-z]{48}$/);
     expect(made.apiKey).toMatchObject({
       name: 'Checkout server',
-      prefix: made.secret.slice(0, 12),
+      prefix: made.secret.slice(0, 17),
       permissions: ['read'],
       expiresAt: null,
       lastUsedAt: null,
@@ -229,7 +229,7 @@ describe('issue 13 item 5: nothing of the organization is read before the key is
     const merchant = await factories.createMerchant();
     const payment = await created(app, merchant.headers);
     const url = `/api/payments/${payment.paymentId}`;
-    const wrongSecret = `${merchant.apiKey.slice(0, 12)}${'Z'.repeat(40)}`;
+    const wrongSecret = `${merchant.apiKey.slice(0, 17)}${'Z'.repeat(40)}`;
     const wrong = await paymentReadsOf(async () =>
       expect(expectFailure(await apiGet(url, wrongSecret), 401).message).toBe('Invalid API key'),
     );
@@ -257,7 +257,7 @@ describe('operator CLI: key:list, key:revoke by id or by the key, user:create; n
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({
       id: merchant.apiKeyId,
-      prefix: merchant.apiKey.slice(0, 12),
+      prefix: merchant.apiKey.slice(0, 17),
       state: 'active',
     });
     expect(JSON.stringify(listed)).not.toContain(merchant.apiKey.slice(12));
@@ -317,6 +317,9 @@ describe('operator CLI: key:list, key:revoke by id or by the key, user:create; n
       [['--email', 'SECOND.user@team.example'], 'is already registered'],
       [['--email', 'not-an-email'], 'must be a valid email address'],
       [['--email', 'x@team.example', '--password', 'short'], 'must be at least 12 characters'],
+      // Sign-up's strength rule, with the organization's name and the email as the person's words.
+      [['--email', 'x@team.example', '--password', 'teamltdteamltd'], 'password: is too easy to guess'],
+      [['--email', 'x@team.example', '--password', 'passwordpassword'], 'password: is too easy to guess'],
     ] as const) {
       const refused = await admin('user:create', '--org', organizationId, ...args);
       expect(refused, args.join(' ')).toMatchObject({ code: 2, stdout: '' });
@@ -324,5 +327,50 @@ describe('operator CLI: key:list, key:revoke by id or by the key, user:create; n
     }
     const missingOrg = await admin('user:create', '--org', 'org_missing', '--email', 'y@team.example');
     expect(missingOrg.stderr).toContain('Organization not found');
+  });
+
+  test.concurrent("org:set-limits lifts a sign-up's reduced budgets and sets the operator's numbers", async () => {
+    const { session } = await signedIn();
+    const organizationId = session.organization.id;
+    const row = async () =>
+      (
+        await orm.em
+          .fork()
+          .getConnection()
+          .execute(
+            'select reduced_budgets, budget_api_reads, budget_api_writes, budget_waits from organization where id = ?',
+            [organizationId],
+          )
+      )[0];
+    expect(await row()).toEqual({
+      reduced_budgets: true,
+      budget_api_reads: null,
+      budget_api_writes: null,
+      budget_waits: null,
+    });
+    // The defaults of the CLI's own environment: 600 reads, 120 writes, 100 waits.
+    expect(json(await admin('org:set-limits', '--org', organizationId, '--api-reads', '5000'))).toEqual({
+      organizationId,
+      apiReads: 5000,
+      apiWrites: 120,
+      waits: 100,
+    });
+    expect(await row()).toEqual({
+      reduced_budgets: false,
+      budget_api_reads: 5000,
+      budget_api_writes: null,
+      budget_waits: null,
+    });
+    for (const args of [
+      ['--waits', '-1'],
+      ['--api-writes', '1.5'],
+      ['--api-reads', 'lots'],
+    ]) {
+      const refused = await admin('org:set-limits', '--org', organizationId, ...args);
+      expect(refused, args.join(' ')).toMatchObject({ code: 2, stdout: '' });
+    }
+    expect((await admin('org:set-limits', '--org', 'org_missing')).stderr).toContain(
+      'Organization not found',
+    );
   });
 });

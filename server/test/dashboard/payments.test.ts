@@ -263,9 +263,9 @@ describe('overview and quick start', () => {
     const quick = data<QuickStart>(await b.query('quickStart'));
     expect(quick).toMatchObject({ apiBaseUrl: 'http://localhost:3000/api', approvedProviders: ['mock'] });
     expect(quick.apiKeys).toEqual([
-      { id: expect.any(String), name: 'Server', prefix: secret.slice(0, 12), permissions: ['read', 'write'] },
+      { id: expect.any(String), name: 'Server', prefix: secret.slice(0, 17), permissions: ['read', 'write'] },
     ]);
-    expect(JSON.stringify(quick)).not.toContain(secret.slice(12));
+    expect(JSON.stringify(quick)).not.toContain(secret.slice(17));
     expectSuccess(await app.inject({ method: 'GET', url: '/api/banks', headers: { 'x-api-key': secret } }));
   });
 });

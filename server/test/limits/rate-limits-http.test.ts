@@ -1,5 +1,7 @@
+import type { CreatedApiKey } from '@pis/shared';
 import { describe, expect, it } from 'vitest';
-import { DashboardBrowser } from '../dashboard/dashboard-browser.ts';
+import { setOrganizationLimits } from '../../src/organizations/organization-admin.ts';
+import { DashboardBrowser, data, signUpInput } from '../dashboard/dashboard-browser.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { created, trpcFailure, trpcQuery } from '../payments/payment-fixtures.ts';
 import { createInstances } from './limits-helpers.ts';
@@ -13,6 +15,8 @@ const rateLimits = {
   pages: 3,
   dashboard: 3,
   waitsPerOrganization: 1_000,
+  waitsPerProcess: 10_000,
+  signUpsPerAddress: 2,
 };
 const {
   apps: [one, two],
@@ -23,7 +27,7 @@ if (!one || !two || !orm) throw new Error('two instances expected');
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
 
-describe('per API key, across two instances on one database', () => {
+describe("per API key's organization, across two instances on one database", () => {
   it('counts reads on both instances against one budget, then answers 429 with Retry-After', async () => {
     const { headers } = await factories.createMerchant();
     const answers = [];
@@ -41,14 +45,14 @@ describe('per API key, across two instances on one database', () => {
     if (!refused) throw new Error('unreachable');
     const error = expectFailure(refused, 429);
     expect(error.code).toBe('RATE_LIMITED');
-    expect(error.message).toMatch(/at most 4 read requests for this API key per 3600 s/);
+    expect(error.message).toMatch(/at most 4 read requests for this API key's organization per 3600 s/);
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(refused.headers['ratelimit-reset']).toBe(refused.headers['retry-after']);
   });
 
-  it('keeps writes apart from reads, and one key apart from another', async () => {
+  it('keeps writes apart from reads, and one organization apart from another', async () => {
     const merchant = await factories.createMerchant();
     for (let i = 0; i < 4; i++)
       await one.inject({ method: 'GET', url: '/api/payments', headers: merchant.headers });
@@ -83,6 +87,28 @@ describe('per API key, across two instances on one database', () => {
     expect(
       (await two.inject({ method: 'GET', url: '/api/payments', headers: other.headers })).statusCode,
     ).toBe(200);
+  });
+
+  it("counts every key of an organization against the organization's one budget", async () => {
+    const merchant = await factories.createMerchant();
+    const second = await factories.createKey(merchant.organizationId, 'read,write');
+    const keys = [merchant.headers, { 'x-api-key': second.apiKey }];
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      answers.push(
+        await (i % 2 === 0 ? one : two).inject({ method: 'GET', url: '/api/payments', headers: keys[i % 2] }),
+      );
+    }
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 429, 429]);
+    expect(answers.map((r) => r.headers['ratelimit-remaining'])).toEqual(['3', '2', '1', '0', '0', '0']);
+    // A key made now brings no fresh budget either.
+    const third = await factories.createKey(merchant.organizationId, 'read');
+    const refused = await one.inject({
+      method: 'GET',
+      url: '/api/payments',
+      headers: { 'x-api-key': third.apiKey },
+    });
+    expect(expectFailure(refused, 429).code).toBe('RATE_LIMITED');
   });
 
   it('does not count a request whose key is not proven', async () => {
@@ -129,14 +155,11 @@ describe('per API key, across two instances on one database', () => {
     const answer = await one.inject({ method: 'GET', url: '/api/payments', headers: inactive.headers });
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['ratelimit-remaining']).toBe('3');
-    // Nothing was stored for the refused keys.
+    // Nothing was stored for the refused keys' organization (budgets are counted per organization).
     const counted = await orm.em
       .fork()
       .getConnection()
-      .execute('select key from rate_limit_window where key like ? or key like ?', [
-        `%${revoked.apiKeyId}`,
-        `%${readOnly.apiKeyId}`,
-      ]);
+      .execute('select key from rate_limit_window where key like ?', [`%${organizationId}`]);
     expect(counted).toEqual([]);
   });
 });
@@ -179,15 +202,19 @@ describe('per client address on the customer pages', () => {
   });
 });
 
-describe('per dashboard session', () => {
-  it("limits one session's signed-in calls across both instances and leaves another session alone", async () => {
+describe('per organization on the dashboard', () => {
+  it("limits an organization's signed-in calls across its sessions and both instances, and leaves another organization alone", async () => {
     const browser = new DashboardBrowser(one, '203.0.113.20');
-    await browser.signUp();
+    const signedUp = await browser.signUp();
     // The same session through the other instance.
     const sameSession = new DashboardBrowser(two, '203.0.113.20');
     sameSession.cookie = browser.cookie;
+    // Another session of the same user (signed in anew) shares the organization's budget.
+    const secondSession = new DashboardBrowser(two, '203.0.113.21');
+    await secondSession.signIn(signedUp.user.email, signedUp.password);
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await (i % 2 === 0 ? browser : sameSession).query('overview'));
+    for (let i = 0; i < 3; i++) answers.push(await (i % 2 === 0 ? browser : sameSession).query('overview'));
+    answers.push(await secondSession.query('overview'));
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
     const refused = answers[3];
     if (!refused) throw new Error('unreachable');
@@ -195,9 +222,53 @@ describe('per dashboard session', () => {
     expect(refused.headers['retry-after']).toBeDefined();
     expect(refused.headers['ratelimit-limit']).toBe('3');
 
-    const other = new DashboardBrowser(two, '203.0.113.20');
+    const other = new DashboardBrowser(two, '203.0.113.22');
     await other.signUp();
     expect((await other.query('overview')).statusCode).toBe(200);
+  });
+});
+
+describe('organizations made by self-serve sign-up', () => {
+  it('start with a tenth of the API budgets (at least 1) until an operator raises them', async () => {
+    const browser = new DashboardBrowser(one, '203.0.113.30');
+    const { organization } = await browser.signUp();
+    const key = data<CreatedApiKey>(
+      await browser.mutation('apiKeys.create', { name: 'Server', permissions: ['read', 'write'] }),
+    );
+    const headers = { 'x-api-key': key.secret };
+    // The dashboard's own calls above kept their budget (3); the API's reads: a tenth of 4 -> 1.
+    const answers = [];
+    for (let i = 0; i < 2; i++)
+      answers.push(await two.inject({ method: 'GET', url: '/api/payments', headers }));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 429]);
+    expect(answers[0]?.headers['ratelimit-limit']).toBe('1');
+    expect(answers[0]?.headers['ratelimit-policy']).toBe('1;w=3600');
+
+    // The operator's org:set-limits lifts the reduction and sets its own numbers.
+    const raised = await setOrganizationLimits(orm.em.fork(), organization.id, { apiReads: 6 }, rateLimits);
+    expect(raised).toEqual({ organizationId: organization.id, apiReads: 6, apiWrites: 2, waits: 1_000 });
+    const after = await one.inject({ method: 'GET', url: '/api/payments', headers });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers['ratelimit-limit']).toBe('6');
+    // Two reads of this window are spent (one allowed, one refused): 6 - 3.
+    expect(after.headers['ratelimit-remaining']).toBe('3');
+  });
+
+  it('are limited per client address, across instances; another address still signs up', async () => {
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const browser = new DashboardBrowser(i % 2 === 0 ? one : two, '203.0.113.40');
+      answers.push(await browser.mutation('account.signUp', signUpInput()));
+    }
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 429]);
+    const refused = answers[2];
+    if (!refused) throw new Error('unreachable');
+    expect(trpcFailure(refused, 429).message).toMatch(
+      /Too many sign-ups from this address: at most 2 an hour/,
+    );
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const elsewhere = new DashboardBrowser(two, '203.0.113.41');
+    expect((await elsewhere.mutation('account.signUp', signUpInput())).statusCode).toBe(200);
   });
 });
 

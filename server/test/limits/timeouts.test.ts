@@ -16,7 +16,10 @@ const {
   databaseUrl,
 } = await createInstances({
   count: 1,
-  config: { timeouts: { requestMs: 500, connectionMs: 2_000, statementMs: 300, poolAcquireMs: 150 } },
+  config: {
+    timeouts: { requestMs: 500, connectionMs: 2_000, statementMs: 300, poolAcquireMs: 150 },
+    maxConnections: 3,
+  },
   orm: { poolMax: 1, statementTimeoutMs: 300, acquireTimeoutMs: 150 },
 });
 if (!app) throw new Error('one instance expected');
@@ -115,5 +118,56 @@ describe('idle connections', () => {
     // Closed by the header/request timeout (500 ms here) or the idle timeout (2 s), whichever
     // Node's once-a-second check sees first; never left open for minutes.
     expect(Date.now() - started).toBeLessThan(3_500);
+  });
+
+  it('a keep-alive connection idle after its answer is closed after CONNECTION_TIMEOUT_MS, and says so', async () => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+    });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    for (let tries = 0; tries < 200 && !received.includes('\r\n\r\n'); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const answered = Date.now();
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    // Not Fastify's default 72 s: the same 2 s as any idle socket here.
+    expect(received.toLowerCase()).toContain('keep-alive: timeout=2');
+    await closed;
+    expect(Date.now() - answered).toBeLessThan(4_000);
+  });
+});
+
+describe('open connections (MAX_CONNECTIONS)', () => {
+  it('past the maximum a new connection is closed at once; the open ones are still served', async () => {
+    const open = async () => {
+      const socket = connect(port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+      return socket;
+    };
+    const held = [await open(), await open(), await open()];
+    // Node drops a connection past maxConnections as it accepts it ('drop'), before any
+    // request or idle timeout could close it.
+    const dropped = new Promise<void>((resolve) => app.server.once('drop', () => resolve()));
+    const extra = connect(port, '127.0.0.1');
+    let extraReceived = '';
+    extra.on('data', (chunk) => {
+      extraReceived += chunk.toString('utf8');
+    });
+    await new Promise<void>((resolve) => extra.on('close', () => resolve()));
+    await dropped;
+    expect(extraReceived).toBe('');
+    // One of the held connections still gets its answer.
+    const first = held[0] as (typeof held)[number];
+    let received = '';
+    first.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+    });
+    first.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    await new Promise<void>((resolve) => first.on('close', () => resolve()));
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    for (const socket of held) socket.destroy();
   });
 });

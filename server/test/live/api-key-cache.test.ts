@@ -212,8 +212,13 @@ describe('the cache on its own', () => {
     can_read: true,
     can_write: true,
     expires_at: null,
+    mode: 'test',
     organization_id: organizationId,
     providers: [],
+    reduced_budgets: false,
+    budget_api_reads: null,
+    budget_api_writes: null,
+    budget_waits: null,
   });
 
   test('a put after an invalidation it may predate is dropped (the read raced a revocation)', () => {

@@ -30,11 +30,25 @@ function next(channel: string, key: string, ms = 2_000) {
   });
 }
 
-test('a payment written by any path notifies its id on commit (the trigger)', async () => {
+test('a payment changed by any path notifies its id on commit (the trigger); a new one does not', async () => {
   await notifications.listening(CHANNELS.paymentChanged);
-  const any = next(CHANNELS.paymentChanged, ANY_KEY);
+  const heardOnCreate: string[] = [];
+  const unsubscribeAll = notifications.subscribe(CHANNELS.paymentChanged, ANY_KEY, (key) =>
+    heardOnCreate.push(key),
+  );
   const payment = await created(app, headers);
-  expect(await any).toEqual({ key: payment.paymentId, reason: 'notified' });
+  // Nobody can be waiting on a payment that did not exist: the insert notifies no one.
+  const cancelled = next(CHANNELS.paymentChanged, payment.paymentId);
+  const cancel = await app.inject({
+    method: 'POST',
+    url: `/api/payments/${payment.paymentId}/cancel`,
+    headers,
+  });
+  expect(cancel.statusCode).toBe(200);
+  expect(await cancelled).toEqual({ key: payment.paymentId, reason: 'notified' });
+  unsubscribeAll();
+  // The one notification heard is the cancel's (delivered in commit order, the create's first).
+  expect(heardOnCreate).toEqual([payment.paymentId]);
 
   // A write that bypasses the service entirely (an operator's SQL) notifies too.
   const heard = next(CHANNELS.paymentChanged, payment.paymentId);
@@ -96,7 +110,8 @@ test('a lost listening connection reconnects and wakes every subscriber to re-re
   await admin.end();
   expect(await woken).toEqual({ key: 'pay_someone', reason: 'reconnected' });
   // And it listens again.
-  const payment = next(CHANNELS.paymentChanged, ANY_KEY);
   const { paymentId } = await created(app, headers);
+  const payment = next(CHANNELS.paymentChanged, paymentId);
+  await app.inject({ method: 'POST', url: `/api/payments/${paymentId}/cancel`, headers });
   expect((await payment).key).toBe(paymentId);
 });

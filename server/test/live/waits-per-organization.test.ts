@@ -6,8 +6,9 @@ import { createTestApp } from '../helpers/test-app.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { created, type Headers, type PaymentData } from '../payments/payment-fixtures.ts';
 
-// Two waits per organization in this process; reads far under their own budget.
-const rateLimits = { ...testConfig().rateLimits, enabled: true, apiReads: 1_000, waitsPerOrganization: 2 };
+// Twenty waits per organization in this process, so two for one made by sign-up (a tenth);
+// reads far under their own budget.
+const rateLimits = { ...testConfig().rateLimits, enabled: true, apiReads: 10_000, waitsPerOrganization: 20 };
 const { app, factories, waiters } = await createTestApp({ waiting: true, config: { rateLimits } });
 
 const get = (headers: Headers, id: string, extra: Headers = {}) =>
@@ -31,6 +32,7 @@ async function waitOnNewPayment(headers: Headers) {
 
 describe('waits an organization may hold at once in one process (RATE_LIMIT_WAITS_PER_ORGANIZATION)', () => {
   test('beyond them a read answers at once, as one that did not ask; other organizations still wait', async () => {
+    // Self-serve sign-up: a tenth of the default allowance (20 / 10 = 2).
     const b = new DashboardBrowser(app, '192.0.2.78');
     await b.signUp();
     const key = data<CreatedApiKey>(

@@ -150,7 +150,7 @@ describe('the request log', () => {
     );
     const request = JSON.parse(detail.requestBody);
     expect(request.toAccount.accountNumber).toBe('****5678');
-    expect(request.reference).toBe(`leak ${a.apiKey.slice(0, 12)}[masked]`);
+    expect(request.reference).toBe(`leak ${a.apiKey.slice(0, 17)}[masked]`);
     expect(detail.responseBody).toContain(paymentId);
     expect(detail.responseBody).toMatch(/\/pay\/\[masked\]/);
     // Another organization's entry does not exist for this one.

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { prefixOf } from '../../src/auth/api-key-secret.ts';
 import { DashboardBrowser, data } from '../dashboard/dashboard-browser.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
@@ -16,7 +17,7 @@ const actors = (payment: PaymentData) =>
 describe('the timeline names who acted (stored on each entry when it is made)', () => {
   test('an API key by its prefix, then the bank for its later steps', async () => {
     const { headers, apiKey } = await factories.createMerchant();
-    const prefix = apiKey.slice(0, 12);
+    const prefix = prefixOf(apiKey);
     const { paymentId } = await created(app, headers);
     await post(app, headers, `/api/payments/${paymentId}/mock-bank/approve`, { preset: 'realistic' });
     clock.advance(60_000);
@@ -42,7 +43,7 @@ describe('the timeline names who acted (stored on each entry when it is made)', 
     clock.advance(24 * HOUR);
     expect(actors(await readPayment(app, headers, expiring.paymentId)).at(-1)).toBe('expiry');
     expect(actors(await readPayment(app, headers, cancelled.paymentId)).at(-1)).toBe(
-      `api_key:${apiKey.slice(0, 12)}`,
+      `api_key:${prefixOf(apiKey)}`,
     );
   });
 

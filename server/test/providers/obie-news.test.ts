@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { generateKeyPair, SignJWT } from 'jose';
+import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, describe, expect, test } from 'vitest';
+import { eventToken, type NotifierOptions } from '../../../sandbox-bank/src/bank/notifications.ts';
 import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
@@ -163,6 +164,29 @@ describe('notifications that are not the bank', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json().error.code).toBe('NOTIFICATION_INVALID');
     }
+  });
+});
+
+describe('a notification signed by the bank itself, for another audience', () => {
+  test('is refused with 400; the same notification addressed to us is accepted', async () => {
+    // The bank's own key and issuer, exactly as its notifier signs.
+    const signer = {
+      issuer: bank.issuer,
+      apiBase: bank.apiBase,
+      kid: bank.keys.bankSigningKey.kid,
+      signingKey: await importJWK(bank.keys.bankSigningKey, 'PS256'),
+    } as NotifierOptions;
+    const send = async (audience: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/providers/obie/event-notifications',
+        headers: { 'content-type': 'application/jwt' },
+        payload: await eventToken(signer, audience, 'pmt-unknown', 'domestic-payments'),
+      });
+    const elsewhere = await send('another-client');
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json().error.code).toBe('NOTIFICATION_INVALID');
+    expect((await send(bank.clientConfig.clientId)).statusCode).toBe(202);
   });
 });
 

@@ -1,11 +1,22 @@
 import path from 'node:path';
+import { AppError, CreatePaymentInput } from '@pis/shared';
+import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
+import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
-import { ObieAuthorization, Payment } from '../../src/db/entities/index.ts';
+import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
 import { silentLogger } from '../../src/logger.ts';
+import { createPayment as createPaymentDirectly } from '../../src/payments/create-payment.ts';
+import { dashboardPayment } from '../../src/payments/dashboard-payment.ts';
 import { loadPayment } from '../../src/payments/load-payment.ts';
+import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
+import { POLL_MAX_MS, pollDelayMs, pollProviderPayment } from '../../src/payments/poll-provider.ts';
+import { RECONCILE_CLAIM_AFTER_MS, reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
+import { connectObie } from '../../src/providers/obie/obie-connection.ts';
 import { createObieProvider } from '../../src/providers/obie/obie-provider.ts';
+import { ProviderOutcomeUnknownError } from '../../src/providers/payment-provider.ts';
+import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
@@ -40,11 +51,21 @@ afterAll(async () => {
 const CONNECTIONS = [
   { bankId: BANK_ID, name: 'Sandbox Bank', clientFile: path.join(bank.dataDir, 'client.json') },
 ];
-const { app, factories, orm } = await createTestApp({
+/** What the app asked pg-boss to poll (nothing is actually queued here). */
+const polls: { paymentId: string; attempt: number; delayMs: number }[] = [];
+const pollRecorder: PaymentScheduler = {
+  paymentDue: async () => {},
+  providerClaimDue: async () => {},
+  providerPollDue: async (paymentId, attempt, dueAt) => {
+    polls.push({ paymentId, attempt, delayMs: dueAt.getTime() - clock.now().getTime() });
+  },
+};
+const { app, factories, orm, clock, config } = await createTestApp({
   config: {
     publicBaseUrl: PUBLIC_BASE_URL,
     obieConnections: CONNECTIONS,
   },
+  scheduler: pollRecorder,
 });
 const merchant = await factories.createMerchant();
 await factories.approveProvider(merchant.organizationId, 'obie');
@@ -68,6 +89,29 @@ const onward = (response: { headers: Record<string, unknown>; body: string }) =>
 };
 
 const sync = (paymentId: string) => post(app, headers, `/api/payments/${paymentId}/sync`);
+
+/** What the bank itself holds for one of our payments (its own database). */
+const bankDb = new pg.Pool({
+  connectionString: bankDatabase.url,
+  max: 2,
+  options: '-c search_path=sandbox_bank',
+});
+afterAll(() => bankDb.end());
+const consentsAtBank = async (paymentId: string) =>
+  (
+    await bankDb.query<{ id: string }>(
+      `select id from consents where data->'Initiation'->>'InstructionIdentification' = $1`,
+      [paymentId.slice(0, 35)],
+    )
+  ).rows;
+const paymentsAtBank = async (consentId: string) =>
+  (await bankDb.query<{ id: string }>('select id from payments where consent_id = $1', [consentId])).rows;
+
+/** The bank re-reads its fault switches every second. */
+async function bankFaults(faults: Partial<typeof NO_FAULTS>) {
+  writeFaults(bank.dataDir, { ...NO_FAULTS, ...faults });
+  await new Promise((resolve) => setTimeout(resolve, 2_200));
+}
 
 describe('obie through the sandbox bank', () => {
   test('API_ONLY: consent, authorization at the bank, callback, payment, statuses to COMPLETED', async () => {
@@ -98,6 +142,22 @@ describe('obie through the sandbox bank', () => {
     expect(statuses(done).at(-1)).toBe('COMPLETED');
     const final = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
     expect(final.bankStatus).toBe('ACSC');
+    // The dashboard's payment page shows the bank's own statuses beside ours (a finished payment:
+    // nothing to ask a provider).
+    const view = await dashboardPayment(
+      {
+        em: orm.em,
+        clock,
+        config,
+        providers: createProviderRegistry([]),
+        scheduler: pollRecorder,
+        logger: silentLogger(),
+      },
+      { organizationId: merchant.organizationId, approvedProviders: ['mock', 'obie'] },
+      payment.paymentId,
+    );
+    expect(view.atBank).toEqual({ consentStatus: 'COND', bankStatus: 'ACSC' });
+    expect(view.payment).toMatchObject({ provider: 'obie', bankId: BANK_ID });
   });
 
   test('the customer rejects at the bank: FAILED / RJCT / CUST', async () => {
@@ -258,5 +318,220 @@ describe('obie approved but no connection configured', () => {
     );
     expect(error.code).toBe('PROVIDER_NOT_CONFIGURED');
     expect(await bare.orm.em.fork().count(Payment, {})).toBe(0);
+  });
+});
+
+describe('an API_ONLY create stores the payment before the bank hears of it', () => {
+  const claims = () => orm.em.fork().count(ProviderClaim, {});
+  const paymentsOf = () => orm.em.fork().count(Payment, { organization: merchant.organizationId });
+  /** The merchant's payments stored since `known` (the test clock stands still: no order by time). */
+  const idsOf = async () =>
+    (await orm.em.fork().find(Payment, { organization: merchant.organizationId })).map((p) => p.id);
+  const newPayments = async (known: string[]) =>
+    (await orm.em.fork().find(Payment, { organization: merchant.organizationId })).filter(
+      (p) => !known.includes(p.id),
+    );
+
+  test('while the bank is asked, the payment is already stored PENDING under a start claim', async () => {
+    await bankFaults({ slowMs: 1_500 });
+    try {
+      const known = await idsOf();
+      const creating = obiePayment();
+      const seen = await until(async () => {
+        const [stored] = await newPayments(known);
+        return stored && (await claims()) > 0 ? stored : undefined;
+      }, 10_000);
+      expect(seen?.status).toBe('PENDING');
+      const payment = await creating;
+      expect(payment).toMatchObject({ paymentId: seen?.id, status: 'AUTHORIZING', bankId: BANK_ID });
+      expect(await claims()).toBe(0);
+      expect(await consentsAtBank(payment.paymentId)).toHaveLength(1);
+    } finally {
+      await bankFaults({});
+    }
+  });
+
+  test('a bank that refuses: 502, and no payment, history or claim is left behind', async () => {
+    await bankFaults({ outage: true });
+    try {
+      const before = await paymentsOf();
+      const history = await orm.em.getConnection().execute('select count(*)::int as n from payment_history');
+      const failed = expectFailure(
+        await createPayment(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID })),
+        502,
+      );
+      expect(failed.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(await paymentsOf()).toBe(before);
+      expect(await claims()).toBe(0);
+      expect(await orm.em.getConnection().execute('select count(*)::int as n from payment_history')).toEqual(
+        history,
+      );
+    } finally {
+      await bankFaults({});
+    }
+  });
+
+  test('an answer lost after the bank made the consent: the payment stays, the reconcile job finds the consent', async () => {
+    // The bank acts, but its answer never reaches us (a timeout after sending, a dropped connection).
+    const real = createObieProvider(CONNECTIONS, orm, silentLogger());
+    const lossy = {
+      ...real,
+      startPayment: async (...args: Parameters<typeof real.startPayment>) => {
+        await real.startPayment(...args);
+        throw new ProviderOutcomeUnknownError('answer lost');
+      },
+    };
+    const caller = { organizationId: merchant.organizationId, approvedProviders: ['mock', 'obie'] };
+    const deps = {
+      em: orm.em,
+      clock,
+      config,
+      providers: createProviderRegistry([lossy]),
+      scheduler: pollRecorder,
+      logger: silentLogger(),
+    };
+    const command = CreatePaymentInput.parse(paymentBody({ provider: 'obie', bankId: BANK_ID }));
+    try {
+      const known = await idsOf();
+      const lost = await createPaymentDirectly(deps, caller, command, 'lost-answer-1').catch((e) => e);
+      expect(lost).toBeInstanceOf(AppError);
+      expect((lost as AppError).code).toBe('PROVIDER_UNAVAILABLE');
+      // The payment exists (PENDING, claimed) for the consent the bank made.
+      const [stored, ...others] = await newPayments(known);
+      expect(others).toEqual([]);
+      const paymentId = stored?.id as string;
+      expect(stored?.status).toBe('PENDING');
+      expect(await orm.em.fork().count(ProviderClaim, { payment: paymentId })).toBe(1);
+      expect(await consentsAtBank(paymentId)).toHaveLength(1);
+      // A retry with the same key meanwhile starts nothing: the outcome is still being found.
+      const retry = await createPaymentDirectly(deps, caller, command, 'lost-answer-1').catch((e) => e);
+      expect((retry as AppError).code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+
+      clock.advance(RECONCILE_CLAIM_AFTER_MS + 1_000);
+      const reconciled = await reconcileProviderClaims({
+        ...deps,
+        providers: createProviderRegistry([real]),
+      });
+      expect(reconciled).toMatchObject({ settled: 1, open: 0 });
+      const after = await orm.em.fork().findOneOrFail(Payment, { id: paymentId });
+      expect(after.status).toBe('AUTHORIZING');
+      expect(await orm.em.fork().count(ProviderClaim, { payment: paymentId })).toBe(0);
+      expect(await consentsAtBank(paymentId)).toHaveLength(1);
+    } finally {
+      await real.close();
+    }
+  });
+});
+
+describe('concurrency and lost answers at the bank', () => {
+  test('two concurrent bank choices on a hosted page make one consent at the bank', async () => {
+    const payment = await obiePayment({ flowType: 'HOSTED_PAGES', bankId: undefined });
+    const token = tokenOf(payment.redirectUrl);
+    const answers = await Promise.all([
+      trpcMutation(app, 'pages.chooseBank', { token, bankId: BANK_ID }),
+      trpcMutation(app, 'pages.chooseBank', { token, bankId: BANK_ID }),
+    ]);
+    const codes = answers.map((answer) => answer.statusCode).sort();
+    expect(codes).toEqual([200, 409]);
+    const refused = answers.find((answer) => answer.statusCode === 409);
+    expect(JSON.stringify(refused?.json())).toMatch(/PROVIDER_CALL_IN_PROGRESS|PAYMENT_ALREADY_DECIDED/);
+    expect(await consentsAtBank(payment.paymentId)).toHaveLength(1);
+    expect((await readPayment(app, headers, payment.paymentId)).status).toBe('AUTHORIZING');
+  });
+
+  test('a payment submission whose answer is lost is asked again by idempotency key: one payment at the bank', async () => {
+    const payment = await obiePayment();
+    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+      action: 'approve',
+    });
+    // Our callback through an adapter whose first submission answer is lost on the way back.
+    const submitted: string[] = [];
+    let lose = true;
+    const lossyConnect: typeof connectObie = async (client) => {
+      const connection = await connectObie(client);
+      return {
+        ...connection,
+        api: async (...args: Parameters<typeof connection.api>) => {
+          const answer = await connection.api(...args);
+          if (args[0] === 'POST' && args[1] === '/domestic-payments') {
+            submitted.push(String(answer.body.Data?.DomesticPaymentId));
+            if (lose) {
+              lose = false;
+              throw new ProviderOutcomeUnknownError('answer lost');
+            }
+          }
+          return answer;
+        },
+      };
+    };
+    const lossy = createObieProvider(CONNECTIONS, orm, silentLogger(), lossyConnect);
+    try {
+      const outcome = await lossy.handleCallback(new URL(redirect), clock.now());
+      expect(outcome.kind).toBe('news');
+    } finally {
+      await lossy.close();
+    }
+    expect(submitted).toHaveLength(2);
+    expect(submitted[1]).toBe(submitted[0]);
+    const authorization = await orm.em
+      .fork()
+      .findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    expect(authorization.bankPaymentId).toBe(submitted[0]);
+    expect(await paymentsAtBank(authorization.consentId)).toEqual([{ id: submitted[0] }]);
+    await until(async () => {
+      await sync(payment.paymentId);
+      return (await readPayment(app, headers, payment.paymentId)).status === 'COMPLETED';
+    });
+  });
+});
+
+describe('polling starts at our callback, backs off, stops when finished', () => {
+  test('the delays: seconds first, then minutes, never more than five', () => {
+    const delays = Array.from({ length: 12 }, (_, index) => pollDelayMs(index + 1) / 1000);
+    expect(delays).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300]);
+    expect(POLL_MAX_MS).toBe(5 * 60_000);
+  });
+
+  test('nothing is polled from creation; the customer back at our callback starts it; a finished payment stops it', async () => {
+    const payment = await obiePayment();
+    const ofPayment = () => polls.filter((poll) => poll.paymentId === payment.paymentId);
+    expect(ofPayment()).toEqual([]);
+    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+      action: 'approve',
+    });
+    expect((await backAtCallback(redirect)).statusCode).toBe(200);
+    expect(ofPayment()).toEqual([{ paymentId: payment.paymentId, attempt: 1, delayMs: 1_000 }]);
+
+    // The worker's polls, one after the other, until the bank says it is done.
+    const deps = {
+      em: orm.em,
+      clock,
+      config,
+      providers: createProviderRegistry([createObieProvider(CONNECTIONS, orm, silentLogger())]),
+      scheduler: pollRecorder,
+      logger: silentLogger(),
+    };
+    try {
+      await until(async () => {
+        const last = ofPayment().at(-1);
+        if (!last) return false;
+        const count = ofPayment().length;
+        await pollProviderPayment(deps, payment.paymentId, last.attempt);
+        const stored = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
+        if (stored.status === 'COMPLETED') return ofPayment().length === count;
+        expect(ofPayment().at(-1)).toMatchObject({
+          attempt: last.attempt + 1,
+          delayMs: pollDelayMs(last.attempt + 1),
+        });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return false;
+      }, 15_000);
+    } finally {
+      await (deps.providers.get('obie') as ReturnType<typeof createObieProvider>).close();
+    }
+    // Finished: a poll that still comes finds it done and asks for no other.
+    const count = ofPayment().length;
+    await pollProviderPayment(deps, payment.paymentId, 99);
+    expect(ofPayment()).toHaveLength(count);
   });
 });

@@ -13,7 +13,7 @@ import { trpcMutation, trpcQuery } from './trpc-handlers.ts';
 export const CSRF_TOKEN = 'csrf-test-token';
 
 export const session = (overrides: Partial<Session> = {}): Session => ({
-  user: { id: 'usr_1', email: 'owner@acme.test', emailVerified: true },
+  user: { id: 'usr_1', email: 'owner@acme.test', emailVerified: true, role: 'owner' },
   organization: { id: 'org_1', name: 'Acme Shop', active: true, approvedProviders: ['mock'] },
   csrfToken: CSRF_TOKEN,
   ...overrides,
@@ -23,6 +23,7 @@ export const apiKey = (overrides: Partial<ApiKeyEntry> = {}): ApiKeyEntry => ({
   id: 'key_1',
   name: 'Checkout server',
   prefix: 'pis_ab12',
+  mode: 'test',
   permissions: ['read', 'write'],
   createdAt: '2026-11-20T10:00:00.000Z',
   expiresAt: null,

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { DashboardUser } from './dashboard-user.entity.ts';
 
-export const ACCOUNT_TOKEN_PURPOSES = ['verify-email', 'password-reset'] as const;
+export const ACCOUNT_TOKEN_PURPOSES = ['verify-email', 'password-reset', 'two-step'] as const;
 
 /**
  * A single-use, short-lived link sent by mail (accounts/account-tokens.ts). Only the SHA-256 of

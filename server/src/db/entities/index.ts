@@ -3,6 +3,7 @@ import { ApiKey } from './api-key.entity.ts';
 import { DashboardSession } from './dashboard-session.entity.ts';
 import { DashboardUser } from './dashboard-user.entity.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
+import { Invitation } from './invitation.entity.ts';
 import { MailDelivery } from './mail-delivery.entity.ts';
 import { ObieAuthorization } from './obie-authorization.entity.ts';
 import { Organization } from './organization.entity.ts';
@@ -33,6 +34,7 @@ export const ENTITIES = [
   ObieAuthorization,
   AccountToken,
   MailDelivery,
+  Invitation,
 ];
 
 export {
@@ -41,6 +43,7 @@ export {
   DashboardSession,
   DashboardUser,
   IdempotencyKey,
+  Invitation,
   MailDelivery,
   ObieAuthorization,
   Organization,

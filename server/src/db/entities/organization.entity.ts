@@ -14,6 +14,17 @@ export const Organization = defineEntity({
      */
     allowedReturnOrigins: p.json<string[]>().nullable(),
     createdAt: p.datetime(),
+    /**
+     * Made by self-serve sign-up and not yet reviewed: a tenth of the default API budgets
+     * (rate-limits/organization-budgets.ts) until an operator runs `org:set-limits`.
+     */
+    reducedBudgets: p.boolean().default(false),
+    /** The operator's own budgets (`org:set-limits`); null: the default (or its tenth). */
+    budgetApiReads: p.integer().nullable(),
+    budgetApiWrites: p.integer().nullable(),
+    budgetWaits: p.integer().nullable(),
+    /** Every member must sign in with two-step verification (set by a member who uses it). */
+    requireTwoStep: p.boolean().default(false),
   },
 });
 export type Organization = InferEntity<typeof Organization>;

@@ -4,6 +4,7 @@ import {
   FLOW_TYPES,
   ISO_CODES,
   type MockBankScenario,
+  PAYMENT_MODES,
   PAYMENT_STATUSES,
   REASON_CODES,
   type ResolvedTiming,
@@ -21,6 +22,8 @@ export const Payment = defineEntity({
   properties: {
     id: p.text().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    /** The mode of the key that made it: a key sees only its own mode's payments. */
+    mode: p.enum(PAYMENT_MODES).default('test'),
     status: p.enum(PAYMENT_STATUSES),
     isoCode: p.enum(ISO_CODES),
     isoReason: p.enum(REASON_CODES).nullable(),

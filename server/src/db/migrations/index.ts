@@ -14,6 +14,11 @@ import { Migration20261125134944_accounts_and_mail } from './Migration2026112513
 import { Migration20261125140000_request_and_audit_logs } from './Migration20261125140000_request_and_audit_logs.ts';
 import { Migration20261125143000_obie_provider } from './Migration20261125143000_obie_provider.ts';
 import { Migration20261125150000_payment_search } from './Migration20261125150000_payment_search.ts';
+import { Migration20261125170000_live_and_test_modes } from './Migration20261125170000_live_and_test_modes.ts';
+import { Migration20261125170000_organization_budgets } from './Migration20261125170000_organization_budgets.ts';
+import { Migration20261125170000_payment_notify_on_update } from './Migration20261125170000_payment_notify_on_update.ts';
+import { Migration20261125171000_two_step } from './Migration20261125171000_two_step.ts';
+import { Migration20261125172000_team_roles } from './Migration20261125172000_team_roles.ts';
 import { Migration20261125172000_test_clocks } from './Migration20261125172000_test_clocks.ts';
 import { Migration20261125173000_history_actor } from './Migration20261125173000_history_actor.ts';
 import { Migration20261125174000_payment_day_outcome } from './Migration20261125174000_payment_day_outcome.ts';
@@ -47,6 +52,17 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261125143000_obie_provider', class: Migration20261125143000_obie_provider },
   { name: 'Migration20261125150000_payment_search', class: Migration20261125150000_payment_search },
+  { name: 'Migration20261125170000_live_and_test_modes', class: Migration20261125170000_live_and_test_modes },
+  {
+    name: 'Migration20261125170000_organization_budgets',
+    class: Migration20261125170000_organization_budgets,
+  },
+  {
+    name: 'Migration20261125170000_payment_notify_on_update',
+    class: Migration20261125170000_payment_notify_on_update,
+  },
+  { name: 'Migration20261125171000_two_step', class: Migration20261125171000_two_step },
+  { name: 'Migration20261125172000_team_roles', class: Migration20261125172000_team_roles },
   { name: 'Migration20261125172000_test_clocks', class: Migration20261125172000_test_clocks },
   { name: 'Migration20261125173000_history_actor', class: Migration20261125173000_history_actor },
   {

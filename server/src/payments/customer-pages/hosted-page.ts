@@ -1,10 +1,12 @@
 import {
+  AppError,
   type BankList,
   bankCountries,
   byActor,
   CUSTOMER_ACTOR,
   findBank,
   type HostedSession,
+  isPracticeBank,
   type ListBanksQuery,
   listBanks,
   MOCK_PROVIDER,
@@ -86,6 +88,12 @@ export async function chooseBank(
     approvedProviders: organization.approvedProviders,
     baseUrl: deps.config.publicBaseUrl,
   });
+  if (record.mode === 'live' && isPracticeBank(bankId)) {
+    throw new AppError(
+      'PRACTICE_BANK_TEST_ONLY',
+      'This bank is for practice only and cannot take a live payment',
+    );
+  }
   const provider = deps.providers.get(record.provider);
   if (!provider) throw providerNotConfigured(record.provider);
 

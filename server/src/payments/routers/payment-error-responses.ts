@@ -11,6 +11,13 @@ export const MOCK_BANK_ONLY_400 = errorRow(
   'VALIDATION_FAILED',
   'MOCK_BANK_ONLY',
 );
+/** POST /payments: also a live key's payment at a practice bank (docs/decisions/072-live-and-test-modes.md). */
+export const CREATE_PAYMENT_400 = errorRow(
+  'VALIDATION_FAILED (error.details lists each problem), MOCK_BANK_ONLY: a Mock bank option with another provider, or PRACTICE_BANK_TEST_ONLY: a live API key with the Mock bank or a practice bank (they take test payments only)',
+  'VALIDATION_FAILED',
+  'MOCK_BANK_ONLY',
+  'PRACTICE_BANK_TEST_ONLY',
+);
 export const PROVIDER_NOT_APPROVED_403 = errorRow(
   'The key lacks the permission or the organization is not active (no code), or PROVIDER_NOT_APPROVED',
   'PROVIDER_NOT_APPROVED',

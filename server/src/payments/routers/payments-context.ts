@@ -1,7 +1,8 @@
 import { type Payment, paymentEtag } from '@pis/shared';
 import { prefixOf } from '../../auth/api-key-secret.ts';
-import type { Context } from '../../context.ts';
 import type { AskedWait } from '../../http/live-read.ts';
+import type { BudgetSettings } from '../../rate-limits/organization-budgets.ts';
+import type { Context } from '../../trpc/trpc.ts';
 import type { PaymentsCaller, PaymentsDeps } from '../payments-deps.ts';
 import { honoursWait, type WaitingRead, withinWaitAllowance } from '../read-payment.ts';
 
@@ -19,10 +20,14 @@ export const paymentsDeps = (ctx: Context): PaymentsDeps => ({
  * The request's waiting-read headers (or, for the dashboard, what its input asks), with this
  * process's waiters (see read-payment.ts), within the caller's organization's allowance of waits.
  */
-export const waitingRead = (ctx: Context, organizationId: string, asked?: AskedWait): WaitingRead =>
+export const waitingRead = (
+  ctx: Context,
+  caller: { organizationId: string; budgets: BudgetSettings },
+  asked?: AskedWait,
+): WaitingRead =>
   withinWaitAllowance(
     { waiters: ctx.services.waiters, ...ctx.liveRead(asked) },
-    organizationId,
+    caller,
     ctx.config.rateLimits,
   );
 

@@ -48,6 +48,8 @@ export function createObieProvider(
   connections: readonly ObieConnectionConfig[],
   orm: Orm,
   logger: Logger,
+  /** Tests wrap the connection to lose an answer on the way back (the bank still acted). */
+  connect: typeof connectObie = connectObie,
 ): ObieProvider {
   const byBank = new Map(connections.map((connection) => [connection.bankId, connection]));
   const connected = new Map<string, Promise<ObieConnection>>();
@@ -58,7 +60,7 @@ export function createObieProvider(
     if (known) return known;
     const settings = byBank.get(bankId);
     if (!settings) throw new AppError('VALIDATION_FAILED', `Bank ${bankId} is not reachable through obie`);
-    const opening = connectObie(readObieClient(settings.clientFile));
+    const opening = connect(readObieClient(settings.clientFile));
     connected.set(bankId, opening);
     opening.catch((error: unknown) => {
       connected.delete(bankId);
@@ -100,6 +102,7 @@ export function createObieProvider(
 
   return {
     code: OBIE_PROVIDER,
+    keepsPayments: true,
     bankIds: () => [...byBank.keys()],
 
     async startPayment(payment, now) {

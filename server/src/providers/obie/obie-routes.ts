@@ -1,6 +1,6 @@
 import { AppError, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppServices } from '../../context.ts';
+import type { Orm } from '../../db/orm.ts';
 import type { Logger } from '../../logger.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
@@ -20,7 +20,15 @@ import type { ObieProvider } from './obie-provider.ts';
  *   our client id, PS256 with the bank's key), treated as "read this payment now". 202 when
  *   accepted, 400 when its signature or audience is wrong.
  */
-export async function obieRoutes(app: FastifyInstance, options: { services: AppServices }): Promise<void> {
+/** What the routes need of the app's services (the app passes its own). */
+export type ObieRouteServices = Pick<PaymentsDeps, 'clock' | 'config' | 'providers' | 'scheduler'> & {
+  orm: Orm;
+};
+
+export async function obieRoutes(
+  app: FastifyInstance,
+  options: { services: ObieRouteServices },
+): Promise<void> {
   const { services } = options;
   const provider = services.providers.get(OBIE_PROVIDER) as ObieProvider | undefined;
   if (!provider) return;

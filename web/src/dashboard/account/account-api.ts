@@ -16,6 +16,12 @@ export const accountApi = {
     dashboardTrpc.dashboard.account.changePassword.mutate(input),
   changeEmail: (input: Inputs['changeEmail']) => dashboardTrpc.dashboard.account.changeEmail.mutate(input),
   signOutEverywhere: () => dashboardTrpc.dashboard.account.signOutEverywhere.mutate(),
+  // Two-step verification (item 4).
+  signInCode: (input: Inputs['signInCode']) => dashboardTrpc.dashboard.account.signInCode.mutate(input),
+  twoStep: (signal: AbortSignal) => dashboardTrpc.dashboard.account.twoStep.query(undefined, { signal }),
+  beginTwoStep: () => dashboardTrpc.dashboard.account.beginTwoStep.mutate(),
+  confirmTwoStep: (code: string) => dashboardTrpc.dashboard.account.confirmTwoStep.mutate({ code }),
+  requireTwoStep: (required: boolean) => dashboardTrpc.dashboard.account.requireTwoStep.mutate({ required }),
 };
 
 /** The token of a mailed link: in the fragment (`#token=...`), which no server or Referer sees. */

@@ -64,6 +64,7 @@ const KeyTable = ({ keys, onRevoked }: { keys: ApiKeyEntry[]; onRevoked: () => v
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Prefix</th>
+            <th scope="col">Mode</th>
             <th scope="col">Permissions</th>
             <th scope="col">Created</th>
             <th scope="col">Expires</th>
@@ -80,6 +81,11 @@ const KeyTable = ({ keys, onRevoked }: { keys: ApiKeyEntry[]; onRevoked: () => v
               <th scope="row">{key.name}</th>
               <td>
                 <code>{key.prefix}…</code>
+              </td>
+              <td>
+                <span className={`badge badge--${key.mode === 'live' ? 'success' : 'progress'}`}>
+                  {key.mode === 'live' ? 'Live' : 'Test'}
+                </span>
               </td>
               <td>
                 {key.permissions.map((permission) => PERMISSION_NAMES[permission] ?? permission).join(', ')}

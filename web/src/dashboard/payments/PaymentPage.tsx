@@ -165,6 +165,12 @@ const PaymentDetails = ({ view, onDone }: { view: PaymentView; onDone: (message:
         <Row label="Flow">{payment.flowType}</Row>
         <Row label="Provider">{payment.provider}</Row>
         <Row label="Bank">{payment.bankId ?? (payment.flowType === 'API_ONLY' ? '—' : 'Not chosen yet')}</Row>
+        {view.atBank ? (
+          <Row label="At the bank">
+            Consent <code>{view.atBank.consentStatus ?? '—'}</code> · payment{' '}
+            <code>{view.atBank.bankStatus ?? 'not submitted yet'}</code>
+          </Row>
+        ) : null}
         <Row label="Created">
           <RelativeTime iso={payment.createdAt} />
         </Row>

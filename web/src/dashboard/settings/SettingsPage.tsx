@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
 import { AccountSecurity } from '../account/AccountSecurity.tsx';
+import { TwoStepSettings } from '../account/TwoStepSettings.tsx';
 import { dashboardApi } from '../api/dashboard-api.ts';
 import { FormProblem, fieldLabel } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
@@ -28,6 +29,7 @@ export const SettingsPage = () => {
         {result.state === 'ready' ? <ReturnOriginsForm stored={result.data} /> : null}
       </section>
       <AccountSecurity />
+      <TwoStepSettings />
     </DashboardShell>
   );
 };

@@ -4,7 +4,7 @@ import { errorRow } from '../../../catalogue/openapi-errors.ts';
 import { writeProcedure } from '../../../trpc/procedures.ts';
 import { createPayment } from '../../create-payment.ts';
 import {
-  MOCK_BANK_ONLY_400,
+  CREATE_PAYMENT_400,
   PROVIDER_NOT_APPROVED_403,
   paymentErrorResponses,
 } from '../payment-error-responses.ts';
@@ -37,7 +37,7 @@ export const createPaymentProcedure = writeProcedure
       }),
     },
     errors: paymentErrorResponses(
-      [400, MOCK_BANK_ONLY_400],
+      [400, CREATE_PAYMENT_400],
       401,
       [403, PROVIDER_NOT_APPROVED_403],
       [

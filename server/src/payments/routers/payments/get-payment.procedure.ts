@@ -29,7 +29,7 @@ export const getPaymentProcedure = readProcedure
   .input(PaymentIdInput)
   .output(Payment)
   .query(async ({ ctx, input }) => {
-    const wait = waitingRead(ctx, ctx.caller.organizationId);
+    const wait = waitingRead(ctx, ctx.caller);
     const payment = await getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, ctx.preloaded, wait);
     return answerLiveRead(ctx, payment, wait);
   });
