@@ -13,6 +13,8 @@ export type Session = Outputs['account']['session'];
 export type SignUpInput = Inputs['account']['signUp'];
 export type SignInInput = Inputs['account']['signIn'];
 export type Overview = Outputs['overview'];
+/** The overview's periods (shared OVERVIEW_PERIODS). */
+export type OverviewDays = 7 | 30 | 90;
 export type ApiKeyEntry = Outputs['apiKeys']['list']['apiKeys'][number];
 export type CreateApiKeyInput = Inputs['apiKeys']['create'];
 export type CreatedApiKey = Outputs['apiKeys']['create'];
@@ -30,7 +32,8 @@ export const dashboardApi = {
   signIn: (input: SignInInput) => dashboardTrpc.dashboard.account.signIn.mutate(input),
   signOut: () => dashboardTrpc.dashboard.account.signOut.mutate(),
 
-  overview: (signal?: AbortSignal) => dashboardTrpc.dashboard.overview.query(undefined, { signal }),
+  overview: (days: OverviewDays, signal?: AbortSignal) =>
+    dashboardTrpc.dashboard.overview.query({ days }, { signal }),
   quickStart: (signal?: AbortSignal) => dashboardTrpc.dashboard.quickStart.query(undefined, { signal }),
 
   apiKeys: async (signal?: AbortSignal) =>
