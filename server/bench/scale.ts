@@ -4,7 +4,9 @@ import { hashPassword } from '../src/accounts/password-hash.ts';
 import { createUser, generatePassword } from '../src/accounts/users.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { systemClock } from '../src/clock.ts';
+import { outcomeKeys } from '../src/db/migrations/Migration20261125174000_payment_day_outcome.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
+import { withIndexesAfterLoad } from './bulk-load.ts';
 import { type Goal, printGoals } from './goals.ts';
 import type { Service } from './service.ts';
 
@@ -234,8 +236,11 @@ async function seededMerchant(
     await client.query('begin');
     // A bulk load: triggers off for this transaction (the kept counts are rebuilt below from the rows).
     await client.query('set local session_replication_role = replica');
-    await client.query(SEED_PAYMENTS, [organizationId, payments]);
-    await client.query(SEED_HISTORY, [organizationId]);
+    // Secondary indexes are built after the rows, not row by row (bulk-load.ts).
+    await withIndexesAfterLoad(client, ['payment', 'payment_history'], async () => {
+      await client.query(SEED_PAYMENTS, [organizationId, payments]);
+      await client.query(SEED_HISTORY, [organizationId]);
+    });
     // The triggers are off for the seed: the kept counts and volume are rebuilt as they would be.
     await client.query(
       `insert into payment_count select organization_id, status, provider, 0, count(*) from payment
@@ -246,6 +251,12 @@ async function seededMerchant(
       `insert into payment_day_volume
        select organization_id, (created_at at time zone 'UTC')::date, currency, 0, count(*), sum(amount_value)
        from payment where organization_id = $1 and status = 'COMPLETED' group by 1, 2, 3`,
+      [organizationId],
+    );
+    await client.query(
+      `insert into payment_day_outcome (organization_id, day, kind, key, slot, count)
+       select organization_id, day, kind, key, 0, sum(delta)
+       from (${outcomeKeys('payment', 1)}) seeded where organization_id = $1 group by 1, 2, 3, 4`,
       [organizationId],
     );
     await client.query('commit');

@@ -108,6 +108,7 @@ describe('the drain on SIGTERM', () => {
       LINK_SIGNING_SECRET: 'shutdown-test-secret-0123456789abcdefghij',
       LOG_LEVEL: 'warn',
       RUN_WORKER: 'false',
+      SMTP_URL: 'smtp://127.0.0.1:9',
       SHUTDOWN_DRAIN_MS: String(drainMs),
       METRICS_PORT: String(metricsPort),
     });

@@ -130,6 +130,8 @@ async function startInstance(instance: Instance, databaseUrl: string): Promise<v
       // One key makes every request: its budget is not what this test is about.
       RATE_LIMITS: 'off',
       SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+      // Set, so no instance starts `npm start`'s MailDev on its fixed ports; no mail is sent.
+      SMTP_URL: 'smtp://127.0.0.1:9',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -222,12 +222,37 @@ export const VolumeDay = z.object({
 });
 export type VolumeDay = z.infer<typeof VolumeDay>;
 
+/** The overview's periods: the last 7, 30 or 90 UTC days, today included. */
+export const OVERVIEW_PERIODS = [7, 30, 90] as const;
+export const OverviewInput = z
+  .object({ days: z.union([z.literal(7), z.literal(30), z.literal(90)]).default(30) })
+  .default({ days: 30 });
+export type OverviewInput = z.input<typeof OverviewInput>;
+
+/** How the payments created in the period ended (those still unfinished are not counted). */
+export const OverviewOutcomes = z.object({
+  finished: z.int(),
+  completed: z.int(),
+  /** COMPLETED of all finished, 0 to 1; null when none finished. */
+  successRate: z.number().nullable(),
+  /** From creation to COMPLETED, to within 5 %; null when none completed. */
+  medianSecondsToComplete: z.number().nullable(),
+  /** Where COMPLETED payments were paid from, most first (at most 5; `''`: no bank recorded). */
+  topBanks: z.array(z.object({ bankId: z.string(), completed: z.int() })),
+  /** Why FAILED payments failed (ISO reason), most first (at most 5). */
+  topFailureReasons: z.array(z.object({ code: z.string(), count: z.int() })),
+});
+export type OverviewOutcomes = z.infer<typeof OverviewOutcomes>;
+
 export const Overview = z.object({
   organization: DashboardOrganization,
   /** Every status, zero included. */
   countsByStatus: z.record(PaymentStatus, z.int()),
-  /** The last 30 UTC days (today included), only days with payments; oldest first. */
+  /** The period asked for (days). */
+  days: z.int(),
+  /** The period's UTC days (today included), only days with payments; oldest first. */
   volume: z.array(VolumeDay),
+  outcomes: OverviewOutcomes,
 });
 export type Overview = z.infer<typeof Overview>;
 

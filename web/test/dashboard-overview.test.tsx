@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { lastDays } from '../src/dashboard/overview/OverviewPage.tsx';
 import { volumeSeries } from '../src/dashboard/overview/VolumeChart.tsx';
@@ -22,6 +23,32 @@ describe('overview', () => {
     expect(completed.getAttribute('href')).toBe('/dashboard/payments?status=COMPLETED');
     const figure = screen.getByRole('figure', { name: 'Payment volume per day, last 30 days (GBP)' });
     expect(within(figure).getByRole('cell', { name: '£37.50' })).toBeTruthy();
+  });
+
+  it('switches between 7, 30 and 90 days in the address, with the success rate, median, banks and reasons', async () => {
+    const user = userEvent.setup();
+    const asked: unknown[] = [];
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.overview', (input) => {
+        asked.push(input);
+        return overview({ days: Number((input as { days: number }).days) });
+      }),
+    );
+    renderAt('/dashboard');
+    expect(await screen.findByText('75%')).toBeTruthy();
+    expect(screen.getByText('(3 completed of 4 finished)')).toBeTruthy();
+    expect(screen.getByText('61 s')).toBeTruthy();
+    expect(screen.getByText(/mock-gb-albion: 3/)).toBeTruthy();
+    expect(screen.getByText(/Not enough money in the account: 1/)).toBeTruthy();
+    expect(asked.at(-1)).toEqual({ days: 30 });
+    const periods = screen.getByRole('navigation', { name: 'Period' });
+    expect(within(periods).getByRole('link', { name: '30 days' }).getAttribute('aria-current')).toBe('page');
+    await user.click(within(periods).getByRole('link', { name: '90 days' }));
+    expect(await screen.findByRole('heading', { name: 'How the last 90 days went' })).toBeTruthy();
+    expect(asked.at(-1)).toEqual({ days: 90 });
+    expect(window.location.search).toBe('?days=90');
+    expect(screen.getByRole('figure', { name: 'Payment volume per day, last 90 days (GBP)' })).toBeTruthy();
   });
 
   it('says when the organization is inactive', async () => {

@@ -12,6 +12,12 @@ const originServer = (initial: string[] = []) => {
   server.use(
     signedIn(),
     trpcQuery('dashboard.settings.returnOrigins', () => ({ allowedReturnOrigins: state.origins })),
+    // The page's two-step section (its own tests: server/test/accounts/two-step.test.ts, e2e).
+    trpcQuery('dashboard.account.twoStep', () => ({
+      enabled: false,
+      requiredByOrganization: false,
+      recoveryCodesLeft: 0,
+    })),
     trpcMutation('dashboard.settings.setReturnOrigins', (input, request) => {
       state.sent.push(input);
       state.csrf.push(request.headers.get('x-csrf-token'));

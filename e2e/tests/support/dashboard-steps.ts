@@ -22,7 +22,7 @@ export async function signIn(page: Page, account: { email: string; password: str
 /** Goes to a section through the dashboard's own navigation, as a merchant would. */
 export async function openSection(
   page: Page,
-  name: 'Overview' | 'Payments' | 'API keys' | 'Quick start' | 'Settings',
+  name: 'Overview' | 'Payments' | 'API keys' | 'Quick start' | 'Settings' | 'Team',
 ) {
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name }).click();
   await page.getByRole('heading', { level: 1 }).waitFor();

@@ -1,17 +1,17 @@
-import { Overview, QuickStart } from '@pis/shared';
+import { Overview, OverviewInput, QuickStart } from '@pis/shared';
 import { z } from 'zod';
 import { listApiKeys } from '../auth/api-keys.ts';
 import { paymentOverview } from '../payments/payment-overview.ts';
 import { paymentsDeps } from '../payments/routers/payments-context.ts';
 import { sessionQuery } from './dashboard-procedures.ts';
 
-/** The overview page: the organization, counts by status and 30 days of volume. */
+/** The overview page: the organization, counts by status, and 7, 30 or 90 days of volume and outcomes. */
 export const overviewProcedure = sessionQuery
-  .input(z.void())
+  .input(OverviewInput)
   .output(Overview)
-  .query(async ({ ctx }) => ({
+  .query(async ({ ctx, input }) => ({
     organization: ctx.session.organization,
-    ...(await paymentOverview(paymentsDeps(ctx), ctx.caller)),
+    ...(await paymentOverview(paymentsDeps(ctx), ctx.caller, input.days)),
   }));
 
 /** The developer quick start: the merchant's own values for the examples, never a whole key. */

@@ -17,6 +17,8 @@ import { QuickStartPage } from './quick-start/QuickStartPage.tsx';
 import { RequireSession } from './session/RequireSession.tsx';
 import { SessionProvider } from './session/session-context.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
+import { AcceptInvitationPage } from './team/AcceptInvitationPage.tsx';
+import { TeamPage } from './team/TeamPage.tsx';
 import './dashboard.css';
 import { ForgotPasswordPage } from './account/ForgotPasswordPage.tsx';
 import { ResetPasswordPage } from './account/ResetPasswordPage.tsx';
@@ -32,6 +34,7 @@ const DashboardRoutes = () => (
       <Route path="forgot-password" element={<ForgotPasswordPage />} />
       <Route path="reset-password" element={<ResetPasswordPage />} />
       <Route path="verify-email" element={<VerifyEmailPage />} />
+      <Route path="accept-invitation" element={<AcceptInvitationPage />} />
       <Route element={<RequireSession />}>
         <Route index element={<OverviewPage />} />
         <Route path="api-keys" element={<ApiKeysPage />} />
@@ -40,6 +43,7 @@ const DashboardRoutes = () => (
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="quick-start" element={<QuickStartPage />} />
         <Route path="settings" element={<SettingsPage />} />
+        <Route path="team" element={<TeamPage />} />
         <Route path="logs/requests" element={<RequestLogPage />} />
         <Route path="logs/requests/:id" element={<RequestLogEntryPage />} />
         <Route path="logs/audit" element={<AuditLogPage />} />

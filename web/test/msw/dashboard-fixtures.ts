@@ -93,7 +93,16 @@ export const overview = (overrides: Partial<Overview> = {}): Overview => ({
     AUTHORIZING: 1,
     COMPLETED: 3,
   },
+  days: 30,
   volume: [{ day: new Date().toISOString().slice(0, 10), currency: 'GBP', value: '37.50', count: 3 }],
+  outcomes: {
+    finished: 4,
+    completed: 3,
+    successRate: 0.75,
+    medianSecondsToComplete: 61.2,
+    topBanks: [{ bankId: 'mock-gb-albion', completed: 3 }],
+    topFailureReasons: [{ code: 'AM04', count: 1 }],
+  },
   ...overrides,
 });
 

@@ -10,6 +10,7 @@ import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
 import { PaymentCount } from './payment-count.entity.ts';
+import { PaymentDayOutcome } from './payment-day-outcome.entity.ts';
 import { PaymentDayVolume } from './payment-day-volume.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
 import { ProviderClaim } from './provider-claim.entity.ts';
@@ -28,6 +29,7 @@ export const ENTITIES = [
   DashboardUser,
   DashboardSession,
   PaymentCount,
+  PaymentDayOutcome,
   PaymentDayVolume,
   ObieAuthorization,
   AccountToken,
@@ -48,6 +50,7 @@ export {
   OrganizationProvider,
   Payment,
   PaymentCount,
+  PaymentDayOutcome,
   PaymentDayVolume,
   PaymentHistory,
   ProviderClaim,

@@ -21,6 +21,7 @@ import { Migration20261125171000_two_step } from './Migration20261125171000_two_
 import { Migration20261125172000_team_roles } from './Migration20261125172000_team_roles.ts';
 import { Migration20261125172000_test_clocks } from './Migration20261125172000_test_clocks.ts';
 import { Migration20261125173000_history_actor } from './Migration20261125173000_history_actor.ts';
+import { Migration20261125174000_payment_day_outcome } from './Migration20261125174000_payment_day_outcome.ts';
 import { Migration20261125180000_dashboard_mode_and_test_volumes } from './Migration20261125180000_dashboard_mode_and_test_volumes.ts';
 
 /**
@@ -65,6 +66,10 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125172000_team_roles', class: Migration20261125172000_team_roles },
   { name: 'Migration20261125172000_test_clocks', class: Migration20261125172000_test_clocks },
   { name: 'Migration20261125173000_history_actor', class: Migration20261125173000_history_actor },
+  {
+    name: 'Migration20261125174000_payment_day_outcome',
+    class: Migration20261125174000_payment_day_outcome,
+  },
   {
     name: 'Migration20261125180000_dashboard_mode_and_test_volumes',
     class: Migration20261125180000_dashboard_mode_and_test_volumes,

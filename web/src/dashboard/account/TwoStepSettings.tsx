@@ -4,6 +4,7 @@ import { FormProblem, fieldError } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
 import { qrCodeDataUrl } from '../payments/qr-code.ts';
+import { useSession } from '../session/session-context.tsx';
 import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { accountApi } from './account-api.ts';
 
@@ -138,6 +139,8 @@ const RecoveryCodes = ({ codes }: { codes: string[] }) => (
 
 const Enabled = ({ status, onChange }: { status: Status; onChange: () => void }) => {
   const require = useDashboardAction(accountApi.requireTwoStep);
+  // Only an Owner sets the organization's rule (the server refuses anyone else).
+  const owner = useSession().user.role === 'owner';
   return (
     <div>
       <p>Two-step verification is on for your account. Recovery codes left: {status.recoveryCodesLeft}.</p>
@@ -147,16 +150,20 @@ const Enabled = ({ status, onChange }: { status: Status; onChange: () => void })
           : 'Members of your organization may sign in without it.'}
       </p>
       {require.error ? <FormProblem error={require.error} /> : null}
-      <button
-        type="button"
-        className="button"
-        disabled={require.pending}
-        onClick={async () => {
-          if ((await require.run(!status.requiredByOrganization)).ok) onChange();
-        }}
-      >
-        {status.requiredByOrganization ? 'Stop requiring it for every member' : 'Require it for every member'}
-      </button>
+      {owner ? (
+        <button
+          type="button"
+          className="button"
+          disabled={require.pending}
+          onClick={async () => {
+            if ((await require.run(!status.requiredByOrganization)).ok) onChange();
+          }}
+        >
+          {status.requiredByOrganization
+            ? 'Stop requiring it for every member'
+            : 'Require it for every member'}
+        </button>
+      ) : null}
     </div>
   );
 };

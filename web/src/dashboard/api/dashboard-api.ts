@@ -13,6 +13,8 @@ export type Session = Outputs['account']['session'];
 export type SignUpInput = Inputs['account']['signUp'];
 export type SignInInput = Inputs['account']['signIn'];
 export type Overview = Outputs['overview'];
+/** The overview's periods (shared OVERVIEW_PERIODS). */
+export type OverviewDays = 7 | 30 | 90;
 export type ApiKeyEntry = Outputs['apiKeys']['list']['apiKeys'][number];
 export type CreateApiKeyInput = Inputs['apiKeys']['create'];
 export type CreatedApiKey = Outputs['apiKeys']['create'];
@@ -32,7 +34,8 @@ export const dashboardApi = {
   /** The header's test/live switch: which mode's payments the pages show (kept on the session). */
   setMode: (mode: Session['mode']) => dashboardTrpc.dashboard.account.setMode.mutate({ mode }),
 
-  overview: (signal?: AbortSignal) => dashboardTrpc.dashboard.overview.query(undefined, { signal }),
+  overview: (days: OverviewDays, signal?: AbortSignal) =>
+    dashboardTrpc.dashboard.overview.query({ days }, { signal }),
   quickStart: (signal?: AbortSignal) => dashboardTrpc.dashboard.quickStart.query(undefined, { signal }),
 
   apiKeys: async (signal?: AbortSignal) =>

@@ -1,5 +1,5 @@
 import { QueryClient, queryOptions } from '@tanstack/react-query';
-import { dashboardApi, type PaymentListQuery } from './dashboard-api.ts';
+import { dashboardApi, type OverviewDays, type PaymentListQuery } from './dashboard-api.ts';
 import { toDashboardError } from './dashboard-error.ts';
 
 /**
@@ -10,10 +10,10 @@ import { toDashboardError } from './dashboard-error.ts';
  * (docs/decisions/052-console-data-loading.md says why that package is not used yet).
  */
 export const dashboardQueries = {
-  overview: () =>
+  overview: (days: OverviewDays) =>
     queryOptions({
-      queryKey: ['dashboard.overview'],
-      queryFn: ({ signal }) => dashboardApi.overview(signal),
+      queryKey: ['dashboard.overview', { days }],
+      queryFn: ({ signal }) => dashboardApi.overview(days, signal),
     }),
   quickStart: () =>
     queryOptions({

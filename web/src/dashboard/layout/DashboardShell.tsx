@@ -13,6 +13,7 @@ const NAV = [
   { to: '/dashboard/api-keys', label: 'API keys', end: false },
   { to: '/dashboard/quick-start', label: 'Quick start', end: false },
   { to: '/dashboard/settings', label: 'Settings', end: false },
+  { to: '/dashboard/team', label: 'Team', end: false },
   { to: '/dashboard/logs/requests', label: 'Request log', end: false },
   { to: '/dashboard/logs/audit', label: 'Audit log', end: false },
 ];

@@ -58,14 +58,17 @@ export const VolumeChart = ({ volume, days }: VolumeChartProps) => {
   }, [JSON.stringify(volume), days.join()]);
 
   if (series.length === 0) {
-    return <p className="muted">No payments in the last 30 days yet. Create one to see it here.</p>;
+    return (
+      <p className="muted">No payments in the last {days.length} days yet. Create one to see it here.</p>
+    );
   }
 
   const rows = [...volume].sort((a, b) => b.day.localeCompare(a.day) || a.currency.localeCompare(b.currency));
   return (
     <figure className="chart" aria-labelledby={captionId}>
       <figcaption id={captionId} className="chart__caption">
-        Payment volume per day, last 30 days{series.length === 1 ? ` (${series[0]?.currency})` : ''}
+        Payment volume per day, last {days.length} days
+        {series.length === 1 ? ` (${series[0]?.currency})` : ''}
         {series.length > 1 ? (
           <span className="chart__legend">
             {series.map(({ currency }, position) => (

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import { useLoadWith } from '../../api/use-load.ts';
-import { type DashboardError, toDashboardError } from '../api/dashboard-error.ts';
+import { toDashboardError } from '../api/dashboard-error.ts';
 import { useSessionState } from './session-context.tsx';
 
 /**
@@ -24,37 +25,39 @@ export const useDashboardLoad = <T>(
 export type Done<T> = { ok: true; value: T } | { ok: false };
 
 /**
- * One state-changing call (a form submit, a button): pending while it runs, the failure to show
- * afterwards. `run` resolves to `{ ok: true, value }`, or `{ ok: false }` when the call failed. Behind a session,
- * UNAUTHORIZED means it ended; on the sign-in form it is just the answer to show
- * (`signedOutForm`).
+ * One state-changing call (a form submit, a button) as a TanStack Query mutation: pending while
+ * it runs, the failure to show afterwards, never retried (createDashboardQueryClient), and after
+ * a success every cached dashboard read is marked stale, so a list or overview shown next reads
+ * again instead of showing what the change made untrue. `run` resolves to `{ ok: true, value }`,
+ * or `{ ok: false }` when the call failed. Behind a session, UNAUTHORIZED means it ended; on the
+ * sign-in form it is just the answer to show (`signedOutForm`).
  */
 export const useDashboardAction = <A extends unknown[], T>(
   action: (...args: A) => Promise<T>,
   { signedOutForm = false }: { signedOutForm?: boolean } = {},
 ) => {
   const { expired } = useSessionState();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<DashboardError | null>(null);
+  const queryClient = useQueryClient();
+  const mutation = useMutation<T, unknown, A>({
+    mutationFn: (args) => action(...args),
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+  const { mutateAsync, reset } = mutation;
+  const failure = mutation.error === null ? null : toDashboardError(mutation.error);
+  // UNAUTHORIZED behind a session sends the merchant to sign in; it is never shown as an error.
+  const error = failure && (failure.kind !== 'UNAUTHORIZED' || signedOutForm) ? failure : null;
 
   const run = useCallback(
     async (...args: A): Promise<Done<T>> => {
-      setPending(true);
-      setError(null);
       try {
-        return { ok: true, value: await action(...args) };
+        return { ok: true, value: await mutateAsync(args) };
       } catch (thrown) {
-        const failure = toDashboardError(thrown);
-        if (failure.kind === 'UNAUTHORIZED' && !signedOutForm) expired();
-        else setError(failure);
+        if (toDashboardError(thrown).kind === 'UNAUTHORIZED' && !signedOutForm) expired();
         return { ok: false };
-      } finally {
-        setPending(false);
       }
     },
-    [action, expired, signedOutForm],
+    [mutateAsync, expired, signedOutForm],
   );
 
-  const clearError = useCallback(() => setError(null), []);
-  return { run, pending, error, clearError };
+  return { run, pending: mutation.isPending, error, clearError: reset };
 };
