@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dashboardHttp } from './http/dashboard-http.ts';
 import { liveReadRequest } from './http/live-read.ts';
 import type { Logger } from './logger.ts';
+import { noteRequestKeyOwner } from './observability/request-log.ts';
 import { requestContext } from './observability/tracing.ts';
 import { rateLimitClient } from './rate-limits/client-address.ts';
 import type { AppServices, Context } from './trpc/trpc.ts';
@@ -17,6 +18,7 @@ export function createContextFactory(services: AppServices) {
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
     clientAddress: () => rateLimitClient(req.ip),
+    noteKeyOwner: (organizationId) => noteRequestKeyOwner(req, organizationId),
     setHeader: (name, value) => {
       res.header(name, value);
     },

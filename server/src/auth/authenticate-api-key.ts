@@ -73,6 +73,8 @@ export async function authenticateApiKey(
     logger?: Logger | undefined;
     /** Keys proved before (none by default: every request reads its key). */
     cache?: ApiKeyCache | undefined;
+    /** Told the organization of a stored key the presented one matched, before any other check. */
+    onKeyFound?: ((organizationId: string) => void) | undefined;
   } = {},
 ): Promise<{ caller: Caller; preloaded: unknown; counted: KeyCountHit | undefined }> {
   const invalid = () => new AppError('UNAUTHORIZED', MESSAGES.invalidApiKey);
@@ -105,6 +107,7 @@ export async function authenticateApiKey(
         ],
       );
   if (!key) throw invalid();
+  options.onKeyFound?.(key.organization_id);
   if (key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime())) {
     throw invalid();
   }

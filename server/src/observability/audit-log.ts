@@ -147,6 +147,9 @@ export async function audited<T>(
  * A sign-in, recorded either way: signed in (as the user), or failed (the email as typed, for the
  * organization that has a user with that email, if any; never the password).
  */
+/** The actor of a failed sign-in whose address is no account's. */
+export const UNKNOWN_ADDRESS = '(no such account)';
+
 export async function auditedSignIn<T extends { organization: { id: string } } | { twoStepRequired: true }>(
   ctx: { em: EntityManager; log: Logger },
   email: string,
@@ -167,7 +170,9 @@ export async function auditedSignIn<T extends { organization: { id: string } } |
       ctx.em.fork(),
       {
         organizationId: user?.organization_id ?? null,
-        actor: { type: 'user', id: email },
+        // The typed text only when it is an account's address: a password or a key typed into
+        // the email field must not stay in a log nobody can edit.
+        actor: { type: 'user', id: user ? email : UNKNOWN_ADDRESS },
         action: 'session.sign_in_failed',
       },
       ctx.log,

@@ -7,10 +7,14 @@
 
 const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authori[sz]ation|cookie|session|signature/i;
 const ACCOUNT_KEY = /account[-_]?number|^iban$|^pan$|card[-_]?number/i;
-// `pis_` then, since live and test modes, `test_` or `live_`; the first 8 characters after are the prefix.
-const API_KEY = /(pis_(?:(?:test|live)_)?[0-9A-Za-z]{8})[0-9A-Za-z]+/g;
-/** `/pay/<token>`, `/mock-bank/<token>`: customer links carry a bearer token in the path. */
-const LINK_TOKEN = /\/(pay|mock-bank)\/[^/?#\s"]+/g;
+// `pis_` then, since live and test modes, `test_` or `live_`; the first 8 characters after are the
+// prefix. An underscore may come URL-encoded (`%5F`): a key inside a query string is still a key.
+const API_KEY = /(pis(?:_|%5[Ff])(?:(?:test|live)(?:_|%5[Ff]))?[0-9A-Za-z]{8})[0-9A-Za-z]+/g;
+/**
+ * `/pay/<token>`, `/mock-bank/<token>`: customer links carry a bearer token in the path; the
+ * slashes may come URL-encoded (`%2F`, a link inside another URL's query string).
+ */
+const LINK_TOKEN = /(\/|%2[Ff])(pay|mock-bank)(\/|%2[Ff])[^/?#\s"&]+/g;
 
 export const MASK = '[masked]';
 /** Stored bodies are cut here: the log is for reading what happened, not a second database. */
@@ -19,7 +23,7 @@ export const MAX_BODY_CHARS = 16_384;
 export function maskText(text: string): string {
   return text
     .replace(API_KEY, (_key, prefix: string) => `${prefix}${MASK}`)
-    .replace(LINK_TOKEN, `/$1/${MASK}`);
+    .replace(LINK_TOKEN, `$1$2$3${MASK}`);
 }
 
 function maskAccount(value: unknown): string {
@@ -58,7 +62,8 @@ export function maskedBody(body: unknown): string | null {
       return cut(maskText(text));
     }
   }
-  return cut(JSON.stringify(maskValue(parsed)));
+  // Once more over the whole text: a key or link used as a property name is cut too.
+  return cut(maskText(JSON.stringify(maskValue(parsed))));
 }
 
 const cut = (text: string) =>

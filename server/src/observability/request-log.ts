@@ -3,15 +3,16 @@ import { prefixOf } from '../auth/api-key-secret.ts';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import { createRouteResolver } from './http-metrics.ts';
-import { maskedBody } from './masking.ts';
+import { maskedBody, maskText } from './masking.ts';
 import { requestLogDropped } from './metrics.ts';
 
 /**
  * The merchant's request log (issue 20, item 4): every /api request made with one of an
  * organization's keys, kept 30 days. Nothing is written on the request's path: the onResponse
  * hook (after the answer went out) queues a few fields and references to the bodies; a timer
- * masks the bodies and writes the queue in one statement per batch, resolving each key prefix
- * to its organization in SQL (a prefix no key has is not logged: it belongs to nobody).
+ * masks the bodies and writes the queue in one statement per batch, each entry under the
+ * organization the key check found for its key (noteRequestKeyOwner; a key that matches no
+ * stored key is not logged: it belongs to nobody).
  * A full queue (the database far behind) drops entries and counts them
  * (`pis_request_log_dropped_total`) rather than growing without bound or slowing requests.
  */
@@ -22,6 +23,8 @@ const BATCH = 500;
 const MAX_QUEUED = 20_000;
 
 export interface RequestLogEntry {
+  /** The organization whose key this was (its hash matched a stored key), never guessed from text. */
+  organizationId: string;
   at: Date;
   method: string;
   route: string;
@@ -81,6 +84,7 @@ export class RequestLogWriter {
 
 async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
   const rows = batch.map((entry) => ({
+    organization_id: entry.organizationId,
     at: entry.at.toISOString(),
     method: entry.method,
     route: entry.route,
@@ -88,8 +92,9 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
     error_code: errorCodeOf(entry.status, entry.responseBody),
     duration_ms: Math.round(entry.durationMs),
     key_prefix: entry.keyPrefix,
-    request_id: entry.requestId,
-    idempotency_key: entry.idempotencyKey,
+    // Both are the caller's text: a key pasted into one is cut like anywhere else.
+    request_id: maskText(entry.requestId),
+    idempotency_key: entry.idempotencyKey === null ? null : maskText(entry.idempotencyKey),
     request_body: maskedBody(entry.requestBody),
     response_body: maskedBody(entry.responseBody),
   }));
@@ -101,12 +106,11 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
 
 const INSERT_BATCH = `insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
     key_prefix, request_id, idempotency_key, request_body, response_body)
-  select k.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
+  select e.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
     e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
-  from json_to_recordset($1::json) as e(at timestamptz, method text, route text, status int,
-    error_code text, duration_ms int, key_prefix text, request_id text, idempotency_key text,
-    request_body text, response_body text)
-  join api_key k on k.prefix = e.key_prefix`;
+  from json_to_recordset($1::json) as e(organization_id text, at timestamptz, method text,
+    route text, status int, error_code text, duration_ms int, key_prefix text, request_id text,
+    idempotency_key text, request_body text, response_body text)`;
 
 /** The envelope's `error.code` of a failed answer, bounded. */
 function errorCodeOf(status: number, body: unknown): string | null {
@@ -152,9 +156,22 @@ export function startRequestLogRetention(orm: Orm, logger: Logger): { stop(): vo
   return { stop: () => clearInterval(timer) };
 }
 
+const KEY_OWNER = Symbol('pis.request-log.key-owner');
+type WithKeyOwner = FastifyRequest & { [KEY_OWNER]?: string };
+
 /**
- * The app's part: /api requests presenting a key of our format. The response body is taken in
- * onSend (the payload as sent, after the envelope) and the entry queued in onResponse.
+ * Called by the key check once the presented key's hash matched a stored key (revoked or
+ * expired included: its owner may want to see those refusals): the request is logged under that
+ * key's organization. A key that matches nothing belongs to nobody and is not logged, whatever
+ * prefix it shows: a prefix is not secret, and a stranger must not write into a merchant's log.
+ */
+export function noteRequestKeyOwner(request: FastifyRequest, organizationId: string): void {
+  (request as WithKeyOwner)[KEY_OWNER] = organizationId;
+}
+
+/**
+ * The app's part: /api requests whose key the key check matched (noteRequestKeyOwner). The
+ * response body is taken as it is sent and the entry queued in onResponse.
  */
 export function requestLogHooks(
   app: FastifyInstance,
@@ -181,10 +198,12 @@ export function requestLogHooks(
   });
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/')) return;
+    const organizationId = (request as WithKeyOwner)[KEY_OWNER];
     const keyPrefix = keyPrefixOf(request);
-    if (!keyPrefix) return;
+    if (!keyPrefix || organizationId === undefined) return;
     const idempotencyKey = request.headers['idempotency-key'];
     writer.add({
+      organizationId,
       at: new Date(Date.now() - reply.elapsedTime),
       method: request.method.slice(0, 10),
       route: routeOf(request),

@@ -59,6 +59,7 @@ const withPermission = (permission: Permission) =>
           : undefined,
         logger: ctx.log,
         cache: ctx.services.apiKeyCache,
+        onKeyFound: ctx.noteKeyOwner,
       },
     );
     if (counted) {

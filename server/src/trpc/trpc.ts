@@ -60,6 +60,8 @@ export interface Context {
    * an IPv6 one by its /64 (see rateLimitClient). Computed when asked: most requests never are.
    */
   clientAddress(): string;
+  /** The organization of the stored key the request's key matched (for the request log). */
+  noteKeyOwner(organizationId: string): void;
   /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
   setHeader(name: string, value: string): void;
   /** Session cookie and CSRF header, for the dashboard's procedures. */

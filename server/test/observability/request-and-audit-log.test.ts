@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
+import { UNKNOWN_ADDRESS } from '../../src/observability/audit-log.ts';
 import { logsRouter } from '../../src/observability/logs.procedures.ts';
 import { purgeRequestLog, RequestLogWriter } from '../../src/observability/request-log.ts';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
@@ -170,6 +171,48 @@ describe('the request log', () => {
     expect(everything).not.toMatch(/\/pay\/[A-Za-z0-9_-]{20,}/);
   });
 
+  it('a key matching no stored key writes nothing, whatever prefix it shows (a prefix is not secret)', async () => {
+    const forged = `${a.prefix}${'A'.repeat(40)}`;
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/api/payments',
+      headers: { 'x-api-key': forged, 'content-type': 'application/json', 'x-request-id': 'req-forged-1' },
+      payload: { note: 'Your key leaked: rotate it at https://evil.example' },
+    });
+    expect(answer.statusCode).toBe(401);
+    await writer.flush();
+    expect(await requests(a.b, { requestId: 'req-forged-1' })).toEqual([]);
+  });
+
+  it('cuts keys and link tokens in property names, URL-encoded text, the request id and the idempotency key', async () => {
+    const pasted = a.apiKey;
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/api/payments',
+      headers: {
+        'x-api-key': a.apiKey,
+        'content-type': 'application/json',
+        'x-request-id': pasted,
+        'idempotency-key': `order-${pasted}`,
+      },
+      payload: {
+        ...paymentBody(),
+        metadata: { [pasted]: 'x', 'https://h.example/pay/tok.en.sig': 1 },
+        reference: `k%3D${pasted.replaceAll('_', '%5F')}`,
+      },
+    });
+    expect(answer.statusCode).toBeLessThan(500);
+    await writer.flush();
+    const rows = await orm.em.execute<{ row: string }[]>(
+      `select row_to_json(r)::text as row from request_log r where organization_id = ?`,
+      [a.session.organization.id],
+    );
+    const everything = rows.map((row) => row.row).join('\n');
+    expect(everything).not.toContain(pasted);
+    expect(everything).not.toContain(pasted.replaceAll('_', '%5F'));
+    expect(everything).not.toContain('tok.en.sig');
+  });
+
   it('keeps 30 days: the workers’ purge deletes older entries only', async () => {
     await orm.em.execute(
       `insert into request_log (organization_id, at, method, route, status, duration_ms, key_prefix, request_id)
@@ -244,6 +287,18 @@ describe('the audit log', () => {
     expect(JSON.stringify(entries)).not.toContain('wrong password');
     // Another organization sees none of it.
     expect(JSON.stringify(await audit(other.b))).not.toContain(email);
+  });
+
+  it('a failed sign-in whose address is no account keeps no trace of what was typed', async () => {
+    const stranger = new DashboardBrowser(app, '198.51.100.201');
+    const typed = `${a.apiKey} my secret password`;
+    failure(await stranger.mutation('account.signIn', { email: typed, password: 'wrong password!!' }), 401);
+    const rows = await orm.em.execute<{ actor: string }[]>(
+      `select actor from audit_log where action = 'session.sign_in_failed' and organization_id is null`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((row) => row.actor).join('\n')).not.toContain(a.apiKey);
+    expect(rows.map((row) => row.actor)).toContain(UNKNOWN_ADDRESS);
   });
 
   it('cannot be edited: no procedure changes it and the database refuses UPDATE, DELETE and TRUNCATE', async () => {
