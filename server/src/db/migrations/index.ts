@@ -23,6 +23,7 @@ import { Migration20261125172000_test_clocks } from './Migration20261125172000_t
 import { Migration20261125173000_history_actor } from './Migration20261125173000_history_actor.ts';
 import { Migration20261125174000_payment_day_outcome } from './Migration20261125174000_payment_day_outcome.ts';
 import { Migration20261125180000_dashboard_mode_and_test_volumes } from './Migration20261125180000_dashboard_mode_and_test_volumes.ts';
+import { Migration20261125183000_waiting_read_count } from './Migration20261125183000_waiting_read_count.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -74,4 +75,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261125180000_dashboard_mode_and_test_volumes',
     class: Migration20261125180000_dashboard_mode_and_test_volumes,
   },
+  { name: 'Migration20261125183000_waiting_read_count', class: Migration20261125183000_waiting_read_count },
 ];
