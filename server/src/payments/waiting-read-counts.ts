@@ -40,7 +40,6 @@ export function startWaitingReadCounts(options: {
 }): WaitingReadCounts {
   const { orm, waiters, logger } = options;
   const processId = randomUUID();
-  let running: Promise<void> | undefined;
   let stopped = false;
 
   const tick = async () => {
@@ -76,16 +75,22 @@ export function startWaitingReadCounts(options: {
     waiters.heardElsewhere(new Map(rows.map((row) => [row.organization_id, Number(row.waiting)])));
   };
 
+  // Ticks run one after another; a `sync` call starts a fresh one after any in flight (so it
+  // sees everything committed before it was called), while the timer skips a beat when one is
+  // queued: a slow database makes ticks rarer, never piles them up.
+  let queue: Promise<void> = Promise.resolve();
+  let pending = 0;
   const sync = (): Promise<void> => {
-    // One tick at a time: a slow database makes ticks rarer, never piles them up.
-    running ??= tick().finally(() => {
-      running = undefined;
+    pending += 1;
+    const next = queue.then(tick).finally(() => {
+      pending -= 1;
     });
-    return running;
+    queue = next.catch(() => {});
+    return next;
   };
 
   const timer = setInterval(() => {
-    if (stopped || running) return;
+    if (stopped || pending > 0) return;
     // Keep the last snapshot: a database we cannot reach makes it older, and after
     // STALE_AFTER_MS the other processes stop counting this one's waits (they err towards allowing).
     sync().catch((error: unknown) => logger.warn({ err: error }, 'could not share the waiting-read counts'));
@@ -98,7 +103,7 @@ export function startWaitingReadCounts(options: {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running?.catch(() => {});
+      await queue;
       await orm.em
         .getConnection()
         .execute('delete from waiting_read_count where process_id = ?', [processId])

@@ -4,7 +4,11 @@ import { buildApp } from '../../src/app.ts';
 import { startNotifications } from '../../src/db/notifications.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { type PaymentWaiters, startPaymentWaiters } from '../../src/payments/payment-waiters.ts';
+import {
+  createPaymentWaiters,
+  type PaymentWaiters,
+  startPaymentWaiters,
+} from '../../src/payments/payment-waiters.ts';
 import { PUBLISH_INTERVAL_MS, startWaitingReadCounts } from '../../src/payments/waiting-read-counts.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
@@ -187,5 +191,22 @@ describe('an organization’s waits counted across instances on one database (RA
       unlock.resolve();
       await holder;
     }
+  });
+
+  test('a clean stop deletes the process’s rows (its waits ended with it)', async () => {
+    const waiters = createPaymentWaiters(a.notifications as NonNullable<typeof a.notifications>);
+    const counts = startWaitingReadCounts({ orm: a.orm, waiters, logger: silentLogger() });
+    const watch = waiters.watch(randomUUID(), stranger.organizationId);
+    await counts.sync();
+    expect(await rowsOf(counts.processId)).toEqual([
+      { organization_id: stranger.organizationId, waiting: 1 },
+    ]);
+    await aCounts.sync();
+    expect(aWaiters.waitingElsewhere(stranger.organizationId)).toBe(1);
+    await counts.stop();
+    watch.close();
+    expect(await rowsOf(counts.processId)).toEqual([]);
+    await aCounts.sync();
+    expect(aWaiters.waitingElsewhere(stranger.organizationId)).toBe(0);
   });
 });
