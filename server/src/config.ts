@@ -151,8 +151,9 @@ export interface RateLimitConfig {
   /** Per organization, across its dashboard sessions: every signed-in call (a batch counts each call). */
   dashboard: number;
   /**
-   * Waiting reads (Prefer: wait, the dashboard's live page) one organization may hold at once in
-   * one process, whatever its keys and sessions: a wait holds memory for up to 60 s.
+   * Waiting reads (Prefer: wait, the dashboard's live page) one organization may hold at once
+   * across every process on the database, whatever its keys and sessions: a wait holds memory for
+   * up to 60 s. The other processes' counts are about a second old (payments/waiting-read-counts.ts).
    * Beyond it (or beyond `waitsPerProcess`) a read answers at once.
    */
   waitsPerOrganization: number;

@@ -12,6 +12,7 @@ import { startProcessMetrics } from '../observability/process-metrics.ts';
 import { RequestLogWriter, startRequestLogRetention } from '../observability/request-log.ts';
 import { startTracing } from '../observability/tracing.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
+import { startWaitingReadCounts } from '../payments/waiting-read-counts.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
 import { HttpDrain } from './http-drain.ts';
@@ -79,6 +80,12 @@ export async function startServiceParts(
   const { config, logger } = options;
   const waiters = await startPaymentWaiters(parts.notifications);
   attachMetricSources({ waitingReads: () => waiters.waiting });
+  if (config.rateLimits.enabled) {
+    // Each organization's waits counted across instances (decision 044); stopped after HTTP
+    // (steps run last-added first), so its rows are deleted once this process's waits ended.
+    const counts = startWaitingReadCounts({ orm: parts.database.orm, waiters, logger });
+    shutdown.add('waiting-read counts', () => counts.stop());
+  }
   const apiKeyCache = await startApiKeyCache(parts.notifications);
   const drain = new HttpDrain();
   const requestLog = config.requestLog ? new RequestLogWriter(parts.database.orm, logger) : undefined;

@@ -32,13 +32,24 @@ export interface PaymentWaiters {
   drain(): void;
   /** Open watches (for the bench and the memory measurement). */
   readonly waiting: number;
-  /** Open watches of one organization (its allowance: RateLimitConfig.waitsPerOrganization). */
+  /** Open watches of one organization in this process. */
   waitingFor(organizationId: string): number;
+  /**
+   * One organization's waits in the OTHER processes on the database, as last read (about a
+   * second old: waiting-read-counts.ts). With `waitingFor`, its allowance
+   * (RateLimitConfig.waitsPerOrganization), decided in memory.
+   */
+  waitingElsewhere(organizationId: string): number;
+  /** This process's open watches per organization (what waiting-read-counts.ts publishes). */
+  ownCounts(): ReadonlyMap<string, number>;
+  /** The other processes' sums per organization, read by waiting-read-counts.ts. */
+  heardElsewhere(counts: ReadonlyMap<string, number>): void;
 }
 
 export function createPaymentWaiters(notifications: Notifications): PaymentWaiters {
   const open = new Set<(reason: WakeReason) => void>();
   const perOrganization = new Map<string, number>();
+  let elsewhere: ReadonlyMap<string, number> = new Map();
   let draining = false;
   return {
     get accepting() {
@@ -49,6 +60,15 @@ export function createPaymentWaiters(notifications: Notifications): PaymentWaite
     },
     waitingFor(organizationId) {
       return perOrganization.get(organizationId) ?? 0;
+    },
+    waitingElsewhere(organizationId) {
+      return elsewhere.get(organizationId) ?? 0;
+    },
+    ownCounts() {
+      return new Map(perOrganization);
+    },
+    heardElsewhere(counts) {
+      elsewhere = counts;
     },
     watch(paymentId, organizationId, signal) {
       let pending: WakeReason | undefined = draining ? 'draining' : undefined;
@@ -110,6 +130,9 @@ export const noPaymentWaiters: PaymentWaiters = {
   accepting: false,
   waiting: 0,
   waitingFor: () => 0,
+  waitingElsewhere: () => 0,
+  ownCounts: () => new Map(),
+  heardElsewhere: () => {},
   watch: () => ({ next: () => Promise.resolve('draining'), close: () => {} }),
   drain: () => {},
 };

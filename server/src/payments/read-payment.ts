@@ -21,8 +21,9 @@ export interface WaitingRead {
 /**
  * The wait a read may have: none (it answers at once, as one that did not ask, so without
  * Preference-Applied) when this process takes no waiters (waiting off, or shutting down), once
- * the caller's organization holds its allowance of waits in it (`waitsPerOrganization`, or the
- * organization's own: organization-budgets.ts), or once the process holds `waitsPerProcess`
+ * the caller's organization holds its allowance of waits (`waitsPerOrganization`, or the
+ * organization's own: organization-budgets.ts) in this process and the others together (the
+ * others' as last read, about a second old: waiting-read-counts.ts; no round trip here), or once the process holds `waitsPerProcess`
  * (however many organizations there are, memory stays bounded). Decided once, where the read
  * starts, so the answer's headers agree with what happened: a wait that shutdown cuts short was
  * still honoured, and says so (else an SDK would poll for the rest of its wait).
@@ -37,7 +38,8 @@ export function withinWaitAllowance(
     waiters.accepting &&
     (!limits.enabled ||
       (waiters.waiting < limits.waitsPerProcess &&
-        waiters.waitingFor(caller.organizationId) < budgetOf(limits, caller.budgets, 'waits')));
+        waiters.waitingFor(caller.organizationId) + waiters.waitingElsewhere(caller.organizationId) <
+          budgetOf(limits, caller.budgets, 'waits')));
   return allowed ? wait : { ...wait, waitSeconds: undefined };
 }
 

@@ -23,6 +23,7 @@ import { Migration20261125172000_test_clocks } from './Migration20261125172000_t
 import { Migration20261125173000_history_actor } from './Migration20261125173000_history_actor.ts';
 import { Migration20261125174000_payment_day_outcome } from './Migration20261125174000_payment_day_outcome.ts';
 import { Migration20261125180000_dashboard_mode_and_test_volumes } from './Migration20261125180000_dashboard_mode_and_test_volumes.ts';
+import { Migration20261125183000_waiting_read_count } from './Migration20261125183000_waiting_read_count.ts';
 import { Migration20261125184000_audit_log_grants } from './Migration20261125184000_audit_log_grants.ts';
 
 /**
@@ -67,13 +68,11 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125172000_team_roles', class: Migration20261125172000_team_roles },
   { name: 'Migration20261125172000_test_clocks', class: Migration20261125172000_test_clocks },
   { name: 'Migration20261125173000_history_actor', class: Migration20261125173000_history_actor },
-  {
-    name: 'Migration20261125174000_payment_day_outcome',
-    class: Migration20261125174000_payment_day_outcome,
-  },
+  { name: 'Migration20261125174000_payment_day_outcome', class: Migration20261125174000_payment_day_outcome },
   {
     name: 'Migration20261125180000_dashboard_mode_and_test_volumes',
     class: Migration20261125180000_dashboard_mode_and_test_volumes,
   },
+  { name: 'Migration20261125183000_waiting_read_count', class: Migration20261125183000_waiting_read_count },
   { name: 'Migration20261125184000_audit_log_grants', class: Migration20261125184000_audit_log_grants },
 ];
