@@ -177,6 +177,8 @@ async function startOnDatabase(
     }
     if (current.outage)
       return fault(response, 503, ErrorCode.Unavailable, 'the bank is unavailable', ob, signer);
+    if (ob && current.answers === 'error500')
+      return fault(response, 500, ErrorCode.ServerError, 'the bank failed to answer', true, signer);
     if (current.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, current.slowMs));
     if (ob) return handler(request, response);
     const publicPath = pathname === '/.well-known/openid-configuration' || pathname === '/jwks';
@@ -215,10 +217,19 @@ async function startOnDatabase(
       throw new ObError(406, ErrorCode.NotAcceptable, 'this API answers application/json only');
   });
   // Every answer of the API is signed by the bank (detached JWS over the exact body).
+  // The `answers` fault (faults.ts) bends exactly this step, so each wrong answer is otherwise real.
   api.addHook('onSend', async (_request, reply, payload) => {
     if (typeof payload === 'string' && payload.length > 0) {
+      const answers = faults.current().answers;
+      let body = payload;
+      // A 200 that says nothing usable: the worst kind, since the status alone looks fine.
+      if (answers === 'garbage' || answers === 'shapeless') reply.code(200);
+      if (answers === 'garbage') body = '<html><body>502 Bad Gateway</body></html>';
+      if (answers === 'shapeless') body = JSON.stringify({ Data: {}, Links: {}, Meta: {} });
       reply.header('content-type', 'application/json; charset=utf-8');
-      reply.header('x-jws-signature', await signer(payload));
+      if (answers !== 'unsigned')
+        reply.header('x-jws-signature', await signer(answers === 'forged' ? `${body} ` : body));
+      return body;
     }
     return payload;
   });

@@ -135,6 +135,44 @@ describe('the sandbox bank', () => {
     );
   });
 
+  it('answers its PISP API wrongly when told (garbage, shapeless, unsigned, forged, 500), tokens still true', async () => {
+    const { bank, provider } = await bankAndProvider();
+    const token = await provider.clientCredentials();
+    const read = () =>
+      provider
+        .api('GET', '/domestic-payment-consents/pdc-00000000000000000000000000000000', { token })
+        .catch((error: unknown) => error);
+    const answering = async (mode: string, looks: (answer: unknown) => boolean) => {
+      expect(runBankCommand(['sandbox-bank:answers', '--mode', mode], bank.dataDir).code).toBe(0);
+      await until(async () => (looks(await read()) ? true : undefined), 2_500);
+    };
+    // The reference client verifies each signature before it trusts a body, then parses it.
+    await answering('garbage', (answer) => answer instanceof SyntaxError);
+    await answering(
+      'shapeless',
+      (answer) =>
+        (answer as { status?: number; text?: string }).status === 200 &&
+        (answer as { text: string }).text === '{"Data":{},"Links":{},"Meta":{}}',
+    );
+    await answering('unsigned', (answer) => /did not sign/.test(String(answer)));
+    await answering(
+      'forged',
+      (answer) => (answer as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    );
+    await answering(
+      'error500',
+      (answer) =>
+        (answer as { status?: number; body?: { Errors?: { ErrorCode: string }[] } }).status === 500 &&
+        (answer as { body: { Errors: { ErrorCode: string }[] } }).body.Errors[0]?.ErrorCode === 'U500',
+    );
+    expect(await provider.clientCredentials()).toBeTruthy();
+    runBankCommand(['sandbox-bank:answers', '--off'], bank.dataDir);
+    await until(
+      async () => (((await read()) as { status?: number }).status === 400 ? true : undefined),
+      2_500,
+    );
+  });
+
   it('switches outage, throttling and slowness on and off from its CLI within 2 seconds', async () => {
     const { bank, provider } = await bankAndProvider();
     const token = await provider.clientCredentials();

@@ -29,6 +29,16 @@ describe('the root admin dispatcher', () => {
     expect(readFaults(dataDir).outage).toBe(false);
   });
 
+  it('switches the wrong answers of the PISP API, refusing an unknown mode', async () => {
+    const on = await admin('sandbox-bank:answers', '--mode', 'unsigned');
+    expect(on.stdout).toContain('answers: unsigned');
+    expect(readFaults(dataDir).answers).toBe('unsigned');
+    await expect(admin('sandbox-bank:answers', '--mode', 'rude')).rejects.toMatchObject({ code: 2 });
+    expect(readFaults(dataDir).answers).toBe('unsigned');
+    await admin('sandbox-bank:answers', '--off');
+    expect(readFaults(dataDir).answers).toBe(null);
+  });
+
   it('refuses a bad command line with exit 2 and the usage, changing nothing', async () => {
     await admin('sandbox-bank:slow', '--ms', '250');
     await expect(admin('sandbox-bank:slow', '--ms', 'soon')).rejects.toMatchObject({

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { MOCK_BANK_CATALOGUE, type MockBankDefinition, OBIE_BANK_CATALOGUE } from './bank-catalogue.ts';
+import {
+  isPracticeBank,
+  MOCK_BANK_CATALOGUE,
+  type MockBankDefinition,
+  OBIE_BANK_CATALOGUE,
+} from './bank-catalogue.ts';
 import { OBIE_PROVIDER } from './obie-statuses.ts';
 import { BankId } from './payments.ts';
 import { MOCK_PROVIDER, queryInteger } from './primitives.ts';
@@ -106,6 +111,8 @@ export type BankContext = {
   baseUrl: string;
   /** Another set of sandbox banks (the MSW kit's seedBanks); the Mock catalogue by default. */
   catalogue?: readonly MockBankDefinition[];
+  /** A live payment's picker: practice banks (isPracticeBank) would only refuse it, so none is shown. */
+  liveOnly?: boolean;
 };
 
 const toBank = (definition: MockBankDefinition, context: BankContext): Bank => {
@@ -137,7 +144,8 @@ const visibleDefinitions = (context: BankContext, provider?: string) => {
   if (provider !== undefined && !visible.includes(provider)) return [];
   const wanted = provider === undefined ? visible : [provider];
   return [...(context.catalogue ?? MOCK_BANK_CATALOGUE), ...OBIE_BANK_CATALOGUE].filter(
-    (definition) => providersOf(definition, wanted).length > 0,
+    (definition) =>
+      providersOf(definition, wanted).length > 0 && !(context.liveOnly && isPracticeBank(definition.id)),
   );
 };
 

@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { type Faults, readFaults, writeFaults } from '../faults.ts';
+import {
+  ANSWER_FAULTS,
+  type AnswerFault,
+  type Faults,
+  NO_FAULTS,
+  readFaults,
+  writeFaults,
+} from '../faults.ts';
 
 /**
  * The bank's own operator commands (reached from the repository's `npm run -s admin --` as
@@ -11,6 +18,8 @@ const USAGE = `Sandbox bank commands:
   sandbox-bank:outage --on | --off          every provider-facing call answers 503; the pages say the bank is unavailable
   sandbox-bank:slow --ms N | --off          every provider-facing answer waits N milliseconds first
   sandbox-bank:throttle --retry-after N | --off   every provider-facing call answers 429 with Retry-After: N
+  sandbox-bank:answers --mode garbage|shapeless|unsigned|forged|error500 | --off
+                                            the PISP API answers wrongly (see the README)
   sandbox-bank:faults [--clear]             show (or clear) the fault switches`;
 
 export function runBankCommand(
@@ -26,6 +35,7 @@ export function runBankCommand(
       clear: { type: 'boolean' },
       ms: { type: 'string' },
       'retry-after': { type: 'string' },
+      mode: { type: 'string' },
     },
     strict: true,
   });
@@ -54,10 +64,14 @@ export function runBankCommand(
       if (seconds === undefined) break;
       return save({ ...faults, throttleSeconds: seconds });
     }
+    case 'sandbox-bank:answers': {
+      if (values.off) return save({ ...faults, answers: null });
+      const mode = ANSWER_FAULTS.find((known) => known === values.mode) as AnswerFault | undefined;
+      if (mode === undefined) break;
+      return save({ ...faults, answers: mode });
+    }
     case 'sandbox-bank:faults':
-      return values.clear
-        ? save({ outage: false, slowMs: 0, throttleSeconds: 0 })
-        : { output: describe(faults), code: 0 };
+      return values.clear ? save(NO_FAULTS) : { output: describe(faults), code: 0 };
   }
   return { output: USAGE, code: 2 };
 }
@@ -67,6 +81,7 @@ function describe(faults: Faults): string {
     `outage: ${faults.outage ? 'on (503)' : 'off'}`,
     `slow: ${faults.slowMs > 0 ? `${faults.slowMs} ms` : 'off'}`,
     `throttle: ${faults.throttleSeconds > 0 ? `429, Retry-After ${faults.throttleSeconds} s` : 'off'}`,
+    `answers: ${faults.answers ?? 'off'}`,
     '(a running bank applies this within 2 seconds)',
   ].join('\n');
 }

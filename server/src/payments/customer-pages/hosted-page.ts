@@ -28,7 +28,11 @@ const DEFAULT_COUNTRY = 'GB';
 /** The hosted payment page: the payment, the bank (if chosen) and where the customer goes next. */
 export async function hostedSession(deps: PaymentsDeps, token: string): Promise<HostedSession> {
   const { claims, record, organization } = await openLink(deps, token, 'hosted');
-  const context = { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl };
+  const context = {
+    approvedProviders: organization.approvedProviders,
+    baseUrl: deps.config.publicBaseUrl,
+    liveOnly: record.mode === 'live',
+  };
   const bank = record.bankId ? (findBank(record.bankId, context) ?? null) : null;
   const countries = bankCountries(context);
   return {
@@ -55,7 +59,7 @@ const waitingAtMockBank = (payment: PaymentRecord) =>
 
 type BankFilters = z.output<typeof ListBanksQuery>;
 
-/** Banks for the picker: those of the payment's provider, in the merchant's catalogue. */
+/** Banks for the picker: those of the payment's provider, in the merchant's catalogue (no practice bank for a live payment). */
 export async function hostedBanks(
   deps: PaymentsDeps,
   token: string,
@@ -64,7 +68,11 @@ export async function hostedBanks(
   const { record, organization } = await openLink(deps, token, 'hosted');
   return listBanks(
     { ...filters, provider: record.provider },
-    { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl },
+    {
+      approvedProviders: organization.approvedProviders,
+      baseUrl: deps.config.publicBaseUrl,
+      liveOnly: record.mode === 'live',
+    },
   );
 }
 

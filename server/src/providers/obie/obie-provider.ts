@@ -15,7 +15,7 @@ import type { Logger } from '../../logger.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
 import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
-import { type ApiAnswer, connectObie, type ObieConnection } from './obie-connection.ts';
+import { type ApiAnswer, BankApiError, connectObie, type ObieConnection } from './obie-connection.ts';
 import { consentBody, consentIdempotencyKey, paymentBody, paymentIdempotencyKey } from './obie-requests.ts';
 
 /** What the customer's return through our callback decided (or why it decided nothing). */
@@ -87,16 +87,17 @@ export function createObieProvider(
       body: consentBody(payment),
       idempotencyKey: consentIdempotencyKey(payment.id),
     });
-    return { consentId: String(answer.body.Data?.ConsentId), status: String(answer.body.Data?.Status) };
+    return { consentId: required(answer, 'ConsentId'), status: required(answer, 'Status') };
   }
 
   /** Where the payment stands at its bank, as facts: the bank's payment once made, else the consent. */
   async function factsOf(bank: ObieConnection, authorization: ObieAuthorization): Promise<ObieFacts> {
     const token = await bank.clientCredentials();
     const consent = await bank.api('GET', `/domestic-payment-consents/${authorization.consentId}`, { token });
-    const consentStatus = String(consent.body.Data?.Status);
+    const consentStatus = required(consent, 'Status');
     if (!authorization.bankPaymentId) return { consentStatus, bankStatus: null };
     const payment = await bank.api('GET', `/domestic-payments/${authorization.bankPaymentId}`, { token });
+    required(payment, 'Status');
     return paymentFacts(consentStatus, payment.body);
   }
 
@@ -194,7 +195,7 @@ export function createObieProvider(
       await em.nativeUpdate(
         ObieAuthorization,
         { paymentId: authorization.paymentId },
-        { bankPaymentId: String(submitted.Data?.DomesticPaymentId) },
+        { bankPaymentId: required({ status: 201, body: submitted }, 'DomesticPaymentId') },
       );
       return {
         kind: 'news',
@@ -226,6 +227,20 @@ export function createObieProvider(
       for (const opening of connected.values()) await (await opening.catch(() => null))?.close();
     },
   };
+}
+
+/**
+ * A field every such OB answer carries. A signed answer without it (a broken bank, a proxy's
+ * page) is a failed call, never the string "undefined" stored as an id or a status.
+ */
+function required(answer: ApiAnswer, field: 'ConsentId' | 'DomesticPaymentId' | 'Status'): string {
+  const value: unknown = answer.body.Data?.[field];
+  if (typeof value === 'string' && value !== '') return value;
+  throw new BankApiError(
+    answer.status,
+    undefined,
+    `the bank answered ${answer.status} without Data.${field}`,
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: an OB payment body, read field by field.
