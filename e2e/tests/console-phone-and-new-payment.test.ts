@@ -31,7 +31,7 @@ describe.each([
   ['phone', PHONE],
   ['desktop', DESKTOP],
 ])('a merchant takes a payment without code (%s)', (label, viewport) => {
-  it('empty list leads on; New payment gives a link and its QR code, which opens the customer’s page', async () => {
+  it('empty list leads on; New payment gives a link and its QR code, which opens the customer’s page; re-send', async () => {
     const { page, assertNoConsoleErrors } = await openCustomerPage(browser, {
       viewport,
       expectedErrors: SIGNED_OUT_CHECK,
@@ -95,6 +95,23 @@ describe.each([
     await page.getByRole('link', { name: '£18.40' }).click();
     await page.getByText('Stall order 7').waitFor();
     await pageIsFine(page, 'payment', label);
+
+    // Re-send (issue 23 item 5): a fresh link for the customer who lost theirs, opened in a second page.
+    await page.getByRole('button', { name: 'New customer link' }).click();
+    await page.getByText(/^Made a new customer link for £18\.40 to /).waitFor();
+    const actions = page.getByRole('region', { name: 'Actions' });
+    const fresh = await actions.getByLabel('Customer link').inputValue();
+    expect(fresh).toMatch(new RegExp(`^${inject('baseUrl')}/pay/`));
+    expect(fresh).not.toBe(link);
+    await actions.getByRole('img', { name: 'QR code of the link to pay £18.40' }).waitFor();
+    await pageIsFine(page, 'payment-new-link', label);
+    const [resent] = await Promise.all([
+      page.context().waitForEvent('page'),
+      actions.getByRole('link', { name: 'Open the customer’s page' }).click(),
+    ]);
+    await resent.getByRole('heading', { level: 1, name: `Pay Market stall ${label}` }).waitFor();
+    expect(await resent.getByText('£18.40').count()).toBeGreaterThan(0);
+    await resent.close();
 
     // The API keys page with a key in its table: no sideways scroll on a phone either.
     await openSection(page, 'API keys');

@@ -154,6 +154,11 @@ export const PaymentActions = z.object({
   reject: z.boolean(),
   /** "Advance time": a test clock, for any unfinished Mock bank payment (shared `advanceClock`). */
   advance: z.boolean(),
+  /**
+   * "New customer link": unfinished, and the customer's page is ours to sign (a hosted flow, or
+   * the Mock bank for API_ONLY): the rule of the server's `newCustomerLink` (409 otherwise).
+   */
+  link: z.boolean(),
 });
 export type PaymentActions = z.infer<typeof PaymentActions>;
 
@@ -162,7 +167,9 @@ export type PaymentActions = z.infer<typeof PaymentActions>;
  * for the customer (lifecycle `awaitsDecision` + the Mock-only rule). A payment leaves
  * AUTHORIZING in the same transaction that sets its approval time, so the status is enough here.
  */
-export const paymentActions = (payment: Pick<Payment, 'status' | 'provider'>): PaymentActions => {
+export const paymentActions = (
+  payment: Pick<Payment, 'status' | 'provider' | 'flowType'>,
+): PaymentActions => {
   const decidable =
     payment.provider === MOCK_PROVIDER && awaitsDecision({ status: payment.status, approvedAt: null });
   const unfinished = !isTerminal(payment.status);
@@ -171,6 +178,7 @@ export const paymentActions = (payment: Pick<Payment, 'status' | 'provider'>): P
     approve: decidable,
     reject: decidable,
     advance: unfinished && payment.provider === MOCK_PROVIDER,
+    link: unfinished && (payment.flowType !== 'API_ONLY' || payment.provider === MOCK_PROVIDER),
   };
 };
 

@@ -7,17 +7,21 @@ describe('paymentActions', () => {
   it.each(PAYMENT_STATUSES)('%s, mock and another provider', (status) => {
     const unfinished = !['COMPLETED', 'FAILED', 'CANCELLED', 'EXPIRED'].includes(status);
     const waiting = status === 'AUTHORIZING';
-    expect(paymentActions({ status, provider: 'mock' })).toEqual({
+    expect(paymentActions({ status, provider: 'mock', flowType: 'API_ONLY' })).toEqual({
       cancel: unfinished,
       approve: waiting,
       reject: waiting,
       advance: unfinished,
+      link: unfinished,
     });
-    expect(paymentActions({ status, provider: 'somebank' })).toEqual({
+    expect(paymentActions({ status, provider: 'somebank', flowType: 'HOSTED_PAGES' })).toEqual({
       cancel: unfinished,
       approve: false,
       reject: false,
       advance: false,
+      link: unfinished,
     });
+    // A real bank's own page (API_ONLY with another provider) is the bank's to issue.
+    expect(paymentActions({ status, provider: 'somebank', flowType: 'API_ONLY' }).link).toBe(false);
   });
 });

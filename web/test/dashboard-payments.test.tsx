@@ -150,7 +150,7 @@ describe('payment page', () => {
             error: { code: 'AM04', message: 'Not enough money' },
           }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false, advance: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false, link: false },
         }),
       ),
     );
@@ -196,7 +196,7 @@ describe('payment page', () => {
         paymentView({
           payment: payment({ provider: 'obie', bankId: 'obie-sandbox-bank', status: 'ACCEPTED' }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false, advance: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false, link: false },
           atBank: { consentStatus: 'COND', bankStatus: 'ACSP' },
         }),
       ),
@@ -234,7 +234,7 @@ describe('payment page', () => {
             isoStatus: { code: 'ACSC', name: 'AcceptedSettlementCompleted', description: 'Settled' },
           }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false, advance: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false, link: false },
         });
         return view.payment;
       }),
@@ -292,7 +292,7 @@ describe('payment page', () => {
             ],
           }),
           customerLink: null,
-          actions: { cancel: false, approve: false, reject: false, advance: false },
+          actions: { cancel: false, approve: false, reject: false, advance: false, link: false },
         });
         return view.payment;
       }),
@@ -406,7 +406,7 @@ describe('payment page, live', () => {
     const completed = paymentView({
       payment: payment({ status: 'COMPLETED' }),
       customerLink: null,
-      actions: { cancel: false, approve: false, reject: false, advance: false },
+      actions: { cancel: false, approve: false, reject: false, advance: false, link: false },
     });
     server.use(
       signedIn(),

@@ -183,6 +183,8 @@ describe('mock bank page', () => {
     renderAt('/mock-bank/tok');
     expect(await screen.findByRole('heading', { name: 'This link has expired' })).toBeTruthy();
     expect(screen.getByText(/valid for 30 minutes/)).toBeTruthy();
+    // Issue 23 item 5: an expired link is not the end of the payment.
+    expect(screen.getByText(/The shop can send you a new link for this payment/)).toBeTruthy();
   });
 
   it('a link that expires before the decision shows the expired page', async () => {

@@ -6,6 +6,7 @@ import {
   DashboardPaymentInput,
   DashboardRejectInput,
   ListPaymentsQuery,
+  NewCustomerLink,
   Payment,
   PaymentIdInput,
   PaymentList,
@@ -16,6 +17,7 @@ import { cancelPayment } from '../payments/cancel-payment.ts';
 import { createPayment } from '../payments/create-payment.ts';
 import { dashboardPayment } from '../payments/dashboard-payment.ts';
 import { listPayments } from '../payments/list-payments.ts';
+import { newCustomerLink } from '../payments/new-customer-link.ts';
 import { paymentsDeps, waitingRead } from '../payments/routers/payments-context.ts';
 import { sandboxAdvance, sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
 import { router } from '../trpc/trpc.ts';
@@ -78,6 +80,20 @@ export const paymentsRouter = router({
     .mutation(({ ctx, input }) =>
       audited(ctx, { action: 'payment.rejected', target: input.paymentId }, () =>
         sandboxReject(paymentsDeps(ctx), ctx.caller, input.paymentId, { reason: input.reason }),
+      ),
+    ),
+
+  /**
+   * "New customer link" on an unfinished payment's page (POST /payments/{id}/link). Support may:
+   * re-sending a link to a customer who lost it is their work (046). Audited although the
+   * payment does not change: it hands out a way to pay.
+   */
+  newLink: supportMutation
+    .input(PaymentIdInput)
+    .output(NewCustomerLink)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'payment.link_sent', target: input.paymentId }, () =>
+        newCustomerLink(paymentsDeps(ctx), ctx.caller, input.paymentId),
       ),
     ),
 

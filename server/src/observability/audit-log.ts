@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'payment.approved',
   'payment.rejected',
   'payment.clock_advanced',
+  'payment.link_sent',
   'operator.command',
   'team.invited',
   'team.joined',

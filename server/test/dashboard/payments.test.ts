@@ -42,7 +42,7 @@ describe('payments pages: the same functions and data as the REST API', () => {
 
     const page = data<DashboardPayment>(await b.query('payments.get', { paymentId: payment.paymentId }));
     expect(page.payment.status).toBe('AUTHORIZING');
-    expect(page.actions).toEqual({ cancel: true, approve: true, reject: true, advance: true });
+    expect(page.actions).toEqual({ cancel: true, approve: true, reject: true, advance: true, link: true });
     // The very link the API gave at creation (the Mock bank's page), while it is valid.
     expect(page.customerLink).toEqual({ url: payment.redirectUrl, expiresAt: expect.any(String) });
 
@@ -57,7 +57,13 @@ describe('payments pages: the same functions and data as the REST API', () => {
     ]);
     const after = data<DashboardPayment>(await b.query('payments.get', { paymentId: payment.paymentId }));
     expect(after.customerLink).toBeNull();
-    expect(after.actions).toEqual({ cancel: false, approve: false, reject: false, advance: false });
+    expect(after.actions).toEqual({
+      cancel: false,
+      approve: false,
+      reject: false,
+      advance: false,
+      link: false,
+    });
     expect(after.payment).toEqual(await readPayment(app, headers, payment.paymentId));
   });
 
@@ -142,7 +148,7 @@ describe('payments pages: the same functions and data as the REST API', () => {
     const page = data<DashboardPayment>(await b.query('payments.get', { paymentId: hosted.paymentId }));
     expect(page.customerLink?.url).toBe(hosted.redirectUrl);
     // Waiting for the customer to choose a bank: cancel yes, no decision at the bank yet.
-    expect(page.actions).toEqual({ cancel: true, approve: false, reject: false, advance: true });
+    expect(page.actions).toEqual({ cancel: true, approve: false, reject: false, advance: true, link: true });
     // Past the hosted link's hour the link is gone (and the payment has expired by then anyway).
     for (let i = 0; i < 4; i++) {
       clock.advance(16 * 60_000);

@@ -73,7 +73,7 @@ export const paymentView = (overrides: Partial<PaymentView> = {}): PaymentView =
       url: 'http://localhost:3000/mock-bank/tok',
       expiresAt: new Date(Date.now() + 600_000).toISOString(),
     },
-    actions: { cancel: true, approve: true, reject: true, advance: true },
+    actions: { cancel: true, approve: true, reject: true, advance: true, link: true },
     ...overrides,
   };
   return { etag: paymentEtag(view.payment), ...view };

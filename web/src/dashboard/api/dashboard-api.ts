@@ -55,6 +55,8 @@ export const dashboardApi = {
     dashboardTrpc.dashboard.payments.approve.mutate({ paymentId, scenario }),
   reject: (paymentId: string, reason: Inputs['payments']['reject']['reason']) =>
     dashboardTrpc.dashboard.payments.reject.mutate({ paymentId, reason }),
+  /** A fresh customer link for an unfinished payment (earlier links keep their own expiry). */
+  newLink: (paymentId: string) => dashboardTrpc.dashboard.payments.newLink.mutate({ paymentId }),
   /** A test clock: the payment's own clock `seconds` ahead. */
   advance: (paymentId: string, seconds: number) =>
     dashboardTrpc.dashboard.payments.advance.mutate({ paymentId, seconds }),

@@ -23,6 +23,7 @@ const ACTIONS: Record<string, string> = {
   'payment.approved': 'Payment approved',
   'payment.rejected': 'Payment rejected',
   'payment.clock_advanced': 'Test clock advanced',
+  'payment.link_sent': 'New customer link',
   'operator.command': 'Operator command',
 };
 const ACTORS: Record<string, string> = { user: 'User', api_key: 'API key', operator: 'Operator' };

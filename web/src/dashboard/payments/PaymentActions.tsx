@@ -6,8 +6,10 @@ import { RejectReasonField } from '../../pages/mock-bank/RejectReasonField.tsx';
 import { type ScenarioChoice, ScenarioPanel, toScenario } from '../../pages/mock-bank/ScenarioPanel.tsx';
 import { dashboardApi, type PaymentView } from '../api/dashboard-api.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { formatDateTime } from '../components/format-date.ts';
 import { statusLabel } from '../components/StatusBadge.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
+import { CustomerLinkShare } from './CustomerLinkShare.tsx';
 
 type Payment = PaymentView['payment'];
 type Scenario = NonNullable<ReturnType<typeof toScenario>>;
@@ -81,11 +83,15 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
   const approve = useDashboardAction(dashboardApi.approve);
   const reject = useDashboardAction(dashboardApi.reject);
   const advance = useDashboardAction(dashboardApi.advance);
+  const newLink = useDashboardAction(dashboardApi.newLink);
+  // The fresh link stays shown while this payment's status holds (the section is keyed by it).
+  const [fresh, setFresh] = useState<{ url: string; expiresAt: string } | null>(null);
   const [span, setSpan] = useState<number>(CLOCK_SPANS[0].seconds);
   const calls = { cancel, approve, reject };
-  const busy = cancel.pending || approve.pending || reject.pending || advance.pending;
+  const busy = cancel.pending || approve.pending || reject.pending || advance.pending || newLink.pending;
 
-  if (!allowed.cancel && !allowed.approve && !allowed.reject && !allowed.advance) return null;
+  if (!allowed.cancel && !allowed.approve && !allowed.reject && !allowed.advance && !allowed.link)
+    return null;
 
   const amount = formatAmount(payment.amount.value, payment.amount.currency);
   const payee = payment.toAccount.accountName;
@@ -116,6 +122,18 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
     const done = await advance.run(payment.paymentId, span);
     if (done.ok) {
       finish(`Moved the test clock of ${named} ${label} ahead. It is now ${statusLabel(done.value.status)}.`);
+    }
+  };
+
+  // No confirmation: a new link changes nothing about the payment, and earlier links keep working.
+  const onNewLink = async () => {
+    const done = await newLink.run(payment.paymentId);
+    if (done.ok) {
+      setFresh({ url: done.value.redirectUrl, expiresAt: done.value.expiresAt });
+      onDone(
+        `Made a new customer link for ${named}, valid until ${formatDateTime(done.value.expiresAt)}. ` +
+          'Send it to the customer; earlier links keep their own expiry.',
+      );
     }
   };
 
@@ -174,6 +192,24 @@ export const PaymentActions = ({ payment, allowed, onDone }: PaymentActionsProps
           >
             Cancel payment
           </button>
+        </div>
+      ) : null}
+      {allowed.link ? (
+        <div className="action-box">
+          <p className="muted">Customer lost the link, or let it expire? Send them a fresh one.</p>
+          {newLink.error ? (
+            <p className="field__error" role="alert">
+              {newLink.error.message}
+            </p>
+          ) : null}
+          <button type="button" className="button" disabled={busy} onClick={onNewLink}>
+            {newLink.pending ? 'Making a link…' : 'New customer link'}
+          </button>
+          {fresh ? (
+            <CustomerLinkShare link={fresh.url} amount={amount}>
+              <p className="muted">Valid until {formatDateTime(fresh.expiresAt)}.</p>
+            </CustomerLinkShare>
+          ) : null}
         </div>
       ) : null}
       {allowed.advance ? (
