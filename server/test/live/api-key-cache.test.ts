@@ -180,7 +180,7 @@ describe('the API key cache across two instances', () => {
     await admin.connect();
     await admin.query(
       `select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`,
+        where datname = current_database() and (query ilike 'listen%' or query ilike '%pis_heartbeat%') and pid <> pg_backend_pid()`,
     );
     await admin.end();
     // Revoked while nobody listens (the notification is lost)...

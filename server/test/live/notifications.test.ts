@@ -105,7 +105,7 @@ test('a lost listening connection reconnects and wakes every subscriber to re-re
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   await admin.query(
-    `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%'`,
+    `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and (query ilike 'listen%' or query ilike '%pis_heartbeat%') and pid <> pg_backend_pid()`,
   );
   await admin.end();
   expect(await woken).toEqual({ key: 'pay_someone', reason: 'reconnected' });
