@@ -120,7 +120,7 @@ describe.each([
     expect(await page.getByText('Simulated (test clock)').count()).toBe(3);
     // Who acted: the key that created and approved it, then the bank for the later steps.
     const timeline = page.getByRole('list', { name: 'Status history' });
-    expect(await timeline.getByText(/by API key pis_\w{8}…/).count()).toBe(3);
+    expect(await timeline.getByText(/by API key pis_(?:(?:test|live)_)?[0-9A-Za-z]{8}…/).count()).toBe(3);
     expect(await timeline.getByText(/by the bank/).count()).toBe(3);
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);

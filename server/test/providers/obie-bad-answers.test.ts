@@ -1,18 +1,14 @@
-import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type AnswerFault, NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
-import { startTestBank } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
 import { silentLogger } from '../../src/logger.ts';
-import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { pollDelayMs, pollProviderPayment } from '../../src/payments/poll-provider.ts';
 import { createObieProvider } from '../../src/providers/obie/obie-provider.ts';
 import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
-import { createTestApp } from '../helpers/test-app.ts';
-import { createTestDatabase } from '../helpers/test-database.ts';
 import { created, createPayment, paymentBody, post, readPayment } from '../payments/payment-fixtures.ts';
+import { BANK_ID, CALLBACK, obieWithSandboxBank } from './obie-test-setup.ts';
 
 /**
  * Issue 19, "Bad input": a bank that answers garbage, JSON without the OB fields, an unsigned or
@@ -22,32 +18,19 @@ import { created, createPayment, paymentBody, post, readPayment } from '../payme
  * a create fails clearly and stores nothing, the poller keeps the status and backs off; once the
  * bank answers truly again, nothing was lost.
  */
-const PUBLIC_BASE_URL = 'http://localhost:3000';
-const CALLBACK = `${PUBLIC_BASE_URL}/providers/obie/callback`;
-const BANK_ID = 'obie-sandbox-bank';
-
-const bankDatabase = await createTestDatabase();
 // Steps a minute apart: an approved payment stays SUBMITTED (bank RCVD) for the whole file.
-const bank = await startTestBank({ databaseUrl: bankDatabase.url, redirectUris: [CALLBACK], stepMs: 60_000 });
-afterAll(async () => {
-  await bank.stop();
-  await bankDatabase.drop();
-});
-
-const CONNECTIONS = [
-  { bankId: BANK_ID, name: 'Sandbox Bank', clientFile: path.join(bank.dataDir, 'client.json') },
-];
-const polls: { paymentId: string; attempt: number; delayMs: number }[] = [];
-const pollRecorder: PaymentScheduler = {
-  paymentDue: async () => {},
-  providerClaimDue: async () => {},
-  providerPollDue: async (paymentId, attempt, dueAt) => {
-    polls.push({ paymentId, attempt, delayMs: dueAt.getTime() - clock.now().getTime() });
-  },
-};
-const { app, factories, orm, clock, config } = await createTestApp({
-  config: { publicBaseUrl: PUBLIC_BASE_URL, obieConnections: CONNECTIONS },
-  scheduler: pollRecorder,
+const {
+  bank,
+  connections: CONNECTIONS,
+  polls,
+  app,
+  factories,
+  orm,
+  clock,
+  config,
+  pollRecorder,
+} = await obieWithSandboxBank({
+  stepMs: 60_000,
 });
 const merchant = await factories.createMerchant();
 await factories.approveProvider(merchant.organizationId, 'obie');

@@ -1,16 +1,14 @@
-import path from 'node:path';
 import { AppError, CreatePaymentInput } from '@pis/shared';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
-import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
+import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createPayment as createPaymentDirectly } from '../../src/payments/create-payment.ts';
 import { dashboardPayment } from '../../src/payments/dashboard-payment.ts';
 import { loadPayment } from '../../src/payments/load-payment.ts';
-import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { POLL_MAX_MS, pollDelayMs, pollProviderPayment } from '../../src/payments/poll-provider.ts';
 import { RECONCILE_CLAIM_AFTER_MS, reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
 import { syncPayment } from '../../src/payments/read-payment.ts';
@@ -20,7 +18,6 @@ import { ProviderOutcomeUnknownError } from '../../src/providers/payment-provide
 import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
-import { createTestDatabase } from '../helpers/test-database.ts';
 import {
   created,
   createPayment,
@@ -32,41 +29,26 @@ import {
   trpcData,
   trpcMutation,
 } from '../payments/payment-fixtures.ts';
+import { BANK_ID, CALLBACK, obieWithSandboxBank } from './obie-test-setup.ts';
 
 /**
  * The `obie` provider against the real sandbox bank (its own database, free ports, fresh keys),
  * the customer at the bank's pages without a browser (sandbox-bank/test/support/customer.ts),
  * back through our callback.
  */
-const PUBLIC_BASE_URL = 'http://localhost:3000';
-const CALLBACK = `${PUBLIC_BASE_URL}/providers/obie/callback`;
-const BANK_ID = 'obie-sandbox-bank';
-
-const bankDatabase = await createTestDatabase();
-const bank = await startTestBank({ databaseUrl: bankDatabase.url, redirectUris: [CALLBACK], stepMs: 200 });
-afterAll(async () => {
-  await bank.stop();
-  await bankDatabase.drop();
-});
-
-const CONNECTIONS = [
-  { bankId: BANK_ID, name: 'Sandbox Bank', clientFile: path.join(bank.dataDir, 'client.json') },
-];
-/** What the app asked pg-boss to poll (nothing is actually queued here). */
-const polls: { paymentId: string; attempt: number; delayMs: number }[] = [];
-const pollRecorder: PaymentScheduler = {
-  paymentDue: async () => {},
-  providerClaimDue: async () => {},
-  providerPollDue: async (paymentId, attempt, dueAt) => {
-    polls.push({ paymentId, attempt, delayMs: dueAt.getTime() - clock.now().getTime() });
-  },
-};
-const { app, factories, orm, clock, config } = await createTestApp({
-  config: {
-    publicBaseUrl: PUBLIC_BASE_URL,
-    obieConnections: CONNECTIONS,
-  },
-  scheduler: pollRecorder,
+const {
+  bank,
+  connections: CONNECTIONS,
+  polls,
+  app,
+  factories,
+  orm,
+  clock,
+  config,
+  pollRecorder,
+  bankDatabase,
+} = await obieWithSandboxBank({
+  stepMs: 200,
 });
 const merchant = await factories.createMerchant();
 await factories.approveProvider(merchant.organizationId, 'obie');

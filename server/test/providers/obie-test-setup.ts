@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { startTestBank } from '../../../sandbox-bank/test/support/bank.ts';
+import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { createTestDatabase } from '../helpers/test-database.ts';
+
+export const PUBLIC_BASE_URL = 'http://localhost:3000';
+export const CALLBACK = `${PUBLIC_BASE_URL}/providers/obie/callback`;
+export const BANK_ID = 'obie-sandbox-bank';
+
+/**
+ * The real sandbox bank (its own database, free ports, fresh keys, our callback registered) and
+ * a test app with an `obie` connection to it, stopped after the file. The app's scheduler only
+ * records what it was asked to poll (nothing is queued): `polls`.
+ */
+export async function obieWithSandboxBank(options: { stepMs: number }) {
+  const bankDatabase = await createTestDatabase();
+  const bank = await startTestBank({
+    databaseUrl: bankDatabase.url,
+    redirectUris: [CALLBACK],
+    stepMs: options.stepMs,
+  });
+  afterAll(async () => {
+    await bank.stop();
+    await bankDatabase.drop();
+  });
+  const connections = [
+    { bankId: BANK_ID, name: 'Sandbox Bank', clientFile: path.join(bank.dataDir, 'client.json') },
+  ];
+  const polls: { paymentId: string; attempt: number; delayMs: number }[] = [];
+  const pollRecorder: PaymentScheduler = {
+    paymentDue: async () => {},
+    providerClaimDue: async () => {},
+    providerPollDue: async (paymentId, attempt, dueAt) => {
+      polls.push({ paymentId, attempt, delayMs: dueAt.getTime() - testApp.clock.now().getTime() });
+    },
+  };
+  const testApp = await createTestApp({
+    config: { publicBaseUrl: PUBLIC_BASE_URL, obieConnections: connections },
+    scheduler: pollRecorder,
+  });
+  return { bank, bankDatabase, connections, polls, pollRecorder, ...testApp };
+}
