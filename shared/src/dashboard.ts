@@ -167,6 +167,14 @@ export type PaymentActions = z.infer<typeof PaymentActions>;
  * for the customer (lifecycle `awaitsDecision` + the Mock-only rule). A payment leaves
  * AUTHORIZING in the same transaction that sets its approval time, so the status is enough here.
  */
+/**
+ * Whether a new customer link can be made for a payment: its customer page is ours to sign (a
+ * hosted flow, or the Mock bank for API_ONLY); a real bank issues its own. The one rule behind
+ * `POST /payments/{id}/link`'s 409 LINK_NOT_RENEWABLE and the dashboard's button.
+ */
+export const customerLinkRenewable = (payment: { flowType: string; provider: string }): boolean =>
+  payment.flowType !== 'API_ONLY' || payment.provider === MOCK_PROVIDER;
+
 export const paymentActions = (
   payment: Pick<Payment, 'status' | 'provider' | 'flowType'>,
 ): PaymentActions => {
@@ -178,7 +186,7 @@ export const paymentActions = (
     approve: decidable,
     reject: decidable,
     advance: unfinished && payment.provider === MOCK_PROVIDER,
-    link: unfinished && (payment.flowType !== 'API_ONLY' || payment.provider === MOCK_PROVIDER),
+    link: unfinished && customerLinkRenewable(payment),
   };
 };
 

@@ -1,4 +1,4 @@
-import { AppError, isTerminal, MOCK_PROVIDER, type NewCustomerLink } from '@pis/shared';
+import { AppError, customerLinkRenewable, isTerminal, type NewCustomerLink } from '@pis/shared';
 import { customerLink } from '../links/customer-links.ts';
 import { loadPayment } from './load-payment.ts';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
@@ -24,14 +24,14 @@ export async function newCustomerLink(
       `Payment is ${record.status}: a customer link would lead nowhere. Create a new payment instead.`,
     );
   }
-  const purpose = record.flowType === 'API_ONLY' ? 'mock-bank' : 'hosted';
-  if (purpose === 'mock-bank' && record.provider !== MOCK_PROVIDER) {
+  if (!customerLinkRenewable(record)) {
     throw new AppError(
       'LINK_NOT_RENEWABLE',
       `The customer authorises this ${record.provider} payment on the bank's own page, which only the bank can issue. ` +
         'Use a hosted flow to be able to send new links.',
     );
   }
+  const purpose = record.flowType === 'API_ONLY' ? 'mock-bank' : 'hosted';
   const link = customerLink(deps.config, purpose, record.id, deps.clock.now());
   return { redirectUrl: link.url, expiresAt: link.expiresAt.toISOString() };
 }
