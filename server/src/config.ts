@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_WAITS_PER_ORGANIZATION: count(100),
   /** Sign-ups from one client address per hour (TRUST_PROXY: the address behind the load balancer). */
   RATE_LIMIT_SIGN_UPS: count(10),
+  /** Password attempts (sign-in, sign-up, reset request, re-authentication) from one client address per 15 minutes. */
+  RATE_LIMIT_SIGN_INS: count(30),
   /** Waiting reads this process holds at once, whatever the organizations (memory: at most ~57 KB each, see 044). */
   WAITS_PER_PROCESS: count(2_000),
   /** Open sockets this process accepts; beyond it Node closes new connections at once. */
@@ -161,6 +163,11 @@ export interface RateLimitConfig {
   waitsPerProcess: number;
   /** Self-serve sign-ups per client address per hour. */
   signUpsPerAddress: number;
+  /**
+   * Password attempts per client address per 15 minutes, each kind (sign-in and sign-up,
+   * reset requests, two-step codes) counted apart; always on, even with RATE_LIMITS=off.
+   */
+  signInsPerAddress: number;
 }
 
 export interface TimeoutConfig {
@@ -353,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
       waitsPerOrganization: e.RATE_LIMIT_WAITS_PER_ORGANIZATION,
       waitsPerProcess: e.WAITS_PER_PROCESS,
       signUpsPerAddress: e.RATE_LIMIT_SIGN_UPS,
+      signInsPerAddress: e.RATE_LIMIT_SIGN_INS,
     },
     trpcMaxBatchSize: e.TRPC_MAX_BATCH_SIZE,
     timeouts: {

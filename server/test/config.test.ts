@@ -40,6 +40,7 @@ describe('loadConfig', () => {
         waitsPerOrganization: 100,
         waitsPerProcess: 2_000,
         signUpsPerAddress: 10,
+        signInsPerAddress: 30,
       },
       trpcMaxBatchSize: 10,
       timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },
@@ -55,6 +56,7 @@ describe('loadConfig', () => {
         TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
         WAITS_PER_PROCESS: '500',
         RATE_LIMIT_SIGN_UPS: '3',
+        RATE_LIMIT_SIGN_INS: '5',
         MAX_CONNECTIONS: '2000',
       },
       dataDir,
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
       windowSeconds: 1,
       waitsPerProcess: 500,
       signUpsPerAddress: 3,
+      signInsPerAddress: 5,
     });
     expect(tuned.maxConnections).toBe(2_000);
     expect(tuned.timeouts.statementMs).toBe(250);

@@ -15,6 +15,7 @@ const rateLimits = {
   waitsPerOrganization: 1_000,
   waitsPerProcess: 10_000,
   signUpsPerAddress: 10,
+  signInsPerAddress: 30,
 };
 const { app, factories } = await createTestApp({ config: { rateLimits } });
 await app.listen({ port: 0, host: '127.0.0.1' });

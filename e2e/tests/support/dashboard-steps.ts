@@ -4,12 +4,19 @@ import { MERCHANT_ORIGIN } from './merchant-api.ts';
 
 /** What a merchant does on the dashboard, in the words the pages use. */
 
-/** Fills and sends the sign-up form (the page is open). */
+/**
+ * Fills and sends the sign-up form (the page is open) and waits until the dashboard shows; a
+ * refusal (a weak password, a rate limit) fails at once with the page's own words.
+ */
 export async function signUp(page: Page, account: { businessName: string; email: string; password: string }) {
   await page.getByLabel('Business name').fill(account.businessName);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Create account' }).click();
+  const dashboard = page.getByRole('navigation', { name: 'Dashboard' });
+  const refusal = page.locator('.form-problem');
+  await dashboard.or(refusal).first().waitFor({ timeout: 30_000 });
+  if (await refusal.isVisible()) throw new Error(`sign-up refused: ${await refusal.textContent()}`);
 }
 
 /** Fills and sends the sign-in form (the page is open at /dashboard/sign-in). */

@@ -6,7 +6,9 @@ import { DashboardUser, Organization, DashboardSession as SessionRow } from '../
 import { createTestApp } from '../helpers/test-app.ts';
 import { DashboardBrowser, data, failure, signUpInput } from './dashboard-browser.ts';
 
-const { app, orm, clock, factories } = await createTestApp();
+const { app, orm, clock, factories, config } = await createTestApp();
+/** The deployment's per-address password attempts (RATE_LIMIT_SIGN_INS). */
+const perAddress = config.rateLimits.signInsPerAddress;
 
 let addresses = 0;
 /** Each test its own client address, so the per-address sign-in budget of one never spills into another. */
@@ -340,7 +342,7 @@ describe('sign-in throttling: 429 with Retry-After, per (email, client address) 
 
   test('per address: many emails from one address are cut off; another address is not', async () => {
     const attacker = browser();
-    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) {
+    for (let i = 0; i < perAddress; i++) {
       failure(
         await attacker.mutation('account.signIn', {
           email: `victim${i}@example.com`,
@@ -365,7 +367,7 @@ describe('sign-in throttling: 429 with Retry-After, per (email, client address) 
 
   test('per address, IPv6: one /64 is one client (a host gets a whole /64 and can rotate inside it)', async () => {
     const from = (address: string) => new DashboardBrowser(app, address);
-    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) {
+    for (let i = 0; i < perAddress; i++) {
       failure(
         await from(`2001:db8:7:8::${(i + 1).toString(16)}`).mutation('account.signIn', {
           email: `v6-victim${i}@example.com`,

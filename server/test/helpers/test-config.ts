@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       waitsPerOrganization: 1_000,
       waitsPerProcess: 10_000,
       signUpsPerAddress: 10,
+      signInsPerAddress: 30,
     },
     trpcMaxBatchSize: 10,
     timeouts: { requestMs: 10_000, connectionMs: 30_000, statementMs: 5_000, poolAcquireMs: 3_000 },

@@ -17,6 +17,7 @@ const rateLimits = {
   waitsPerOrganization: 1_000,
   waitsPerProcess: 10_000,
   signUpsPerAddress: 2,
+  signInsPerAddress: 30,
 };
 const {
   apps: [one, two],
