@@ -322,18 +322,25 @@ export const countedByKeptTotals = (filters: PaymentFilterValues): boolean =>
   !filters.currency;
 
 /**
+ * A page of `source` (rows with id and created_at), newest first, made into JSON only for the
+ * page's rows: Postgres projects every row an offset skips, so a deep page built as one
+ * `select <json> ... offset 9980` would read 10,000 histories to return 20.
+ */
+export const pageSql = (source: string) => `
+  select ${PAYMENT_JSON} as payment
+  from (select id, created_at from ${source} order by created_at desc, id desc limit ? offset ?) m
+  join payment p on p.id = m.id
+  order by m.created_at desc, m.id desc`;
+
+/**
  * A search's page: the matches first (a bitmap over the search indexes), then the newest of them.
  * Written as one `select ... order by created_at desc limit 20`, Postgres guesses that a `%term%`
  * matches a good share of the rows and walks the organization's created_at index backwards
  * hoping to meet 20 soon: for a rare term that is every row of a big merchant. The materialized
  * CTE makes it collect the matches first (the count reads the same bitmap anyway).
  */
-export const searchPageSql = (where: string) => `
-  with matched as materialized (select p.id, p.created_at from payment p where ${where})
-  select ${PAYMENT_JSON} as payment
-  from (select id, created_at from matched order by created_at desc, id desc limit ? offset ?) m
-  join payment p on p.id = m.id
-  order by m.created_at desc, m.id desc`;
+export const searchPageSql = (where: string) =>
+  `with matched as materialized (select p.id, p.created_at from payment p where ${where})${pageSql('matched')}`;
 
 /** A page of an organization's payments with their histories, newest first (created_at, then id). */
 export async function listPaymentPage(
@@ -346,10 +353,7 @@ export async function listPaymentPage(
     em,
     {
       name: `payment_page_${key}`,
-      sql: filters.search
-        ? searchPageSql(where)
-        : `select ${PAYMENT_JSON} as payment from payment p where ${where}
-        order by p.created_at desc, p.id desc limit ? offset ?`,
+      sql: filters.search ? searchPageSql(where) : pageSql(`payment p where ${where}`),
     },
     [...values, filters.limit, filters.offset],
   );

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { paymentFilter, searchPageSql } from '../../src/payments/payment-store.ts';
+import { pageSql, paymentFilter, searchPageSql } from '../../src/payments/payment-store.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { created, paymentBody } from './payment-fixtures.ts';
 
@@ -45,6 +45,21 @@ const plan = async (search: string) => {
 };
 
 describe('search plans', () => {
+  test('a deep page makes JSON of its own 20 payments only, not of the 9,980 its offset skips', async () => {
+    const { where, values } = paymentFilter(merchant.organizationId, {});
+    const rows = await orm.em.fork().transactional((em) =>
+      em.execute<{ 'QUERY PLAN': string }[]>(`explain (analyze, costs off) ${pageSql(`payment p where ${where}`)}`, [
+        ...values,
+        20,
+        9_980,
+      ]),
+    );
+    const text = rows.map((row) => row['QUERY PLAN']).join('\n');
+    // The history subquery runs once per returned payment.
+    const historyScans = [...text.matchAll(/on payment_history h[^\n]*loops=(\d+)/g)].map((match) => Number(match[1]));
+    expect(historyScans).toEqual([20]);
+  });
+
   test('a reference or payee term, an id: the trigram GINs, the end-to-end btree and the key', async () => {
     const text = await plan('order 12345');
     expect(text).toContain('payment_org_reference_trgm_idx');
