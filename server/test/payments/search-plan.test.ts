@@ -47,16 +47,19 @@ const plan = async (search: string) => {
 describe('search plans', () => {
   test('a deep page makes JSON of its own 20 payments only, not of the 9,980 its offset skips', async () => {
     const { where, values } = paymentFilter(merchant.organizationId, {});
-    const rows = await orm.em.fork().transactional((em) =>
-      em.execute<{ 'QUERY PLAN': string }[]>(`explain (analyze, costs off) ${pageSql(`payment p where ${where}`)}`, [
-        ...values,
-        20,
-        9_980,
-      ]),
-    );
+    const rows = await orm.em
+      .fork()
+      .transactional((em) =>
+        em.execute<{ 'QUERY PLAN': string }[]>(
+          `explain (analyze, costs off) ${pageSql(`payment p where ${where}`)}`,
+          [...values, 20, 9_980],
+        ),
+      );
     const text = rows.map((row) => row['QUERY PLAN']).join('\n');
     // The history subquery runs once per returned payment.
-    const historyScans = [...text.matchAll(/on payment_history h[^\n]*loops=(\d+)/g)].map((match) => Number(match[1]));
+    const historyScans = [...text.matchAll(/on payment_history h[^\n]*loops=(\d+)/g)].map((match) =>
+      Number(match[1]),
+    );
     expect(historyScans).toEqual([20]);
   });
 
