@@ -1,14 +1,19 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { type AppRouter, appRouter } from './app-router.ts';
 import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
-import { createContextFactory } from './context.ts';
 import { dashboardExportRoute } from './dashboard/export-route.ts';
 import { envelopeClientError } from './http/client-error.ts';
+import { dashboardHttp } from './http/dashboard-http.ts';
 import { DOCS_OPTIONS, docsScriptHashes } from './http/docs-page.ts';
 import {
   envelopeErrors,
@@ -17,6 +22,7 @@ import {
   rejectUnusableHost,
 } from './http/fastify-failure.ts';
 import { healthRoutes } from './http/health.ts';
+import { liveReadRequest } from './http/live-read.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { withExamples } from './http/openapi-examples.ts';
 import { echoRequestId, requestIdOf, securityHeaders } from './http/request-hooks.ts';
@@ -27,16 +33,17 @@ import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { type MailOutbox, noMailOutbox } from './mail/mail-message.ts';
 import { observeHttp } from './observability/http-metrics.ts';
-import { type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
-import { traceHttp } from './observability/tracing.ts';
+import { noteRequestKeyOwner, type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
+import { requestContext, traceHttp } from './observability/tracing.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
 import { obieRoutes } from './providers/obie/obie-routes.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
+import { rateLimitClient } from './rate-limits/client-address.ts';
 import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
-import type { AppServices } from './trpc/trpc.ts';
+import type { AppServices, Context } from './trpc/trpc.ts';
 
 export interface BuildAppOptions
   extends Omit<
@@ -177,3 +184,25 @@ function fastifyTrustProxy(
 }
 
 export type { AppRouter };
+
+/** A request's Context (its shape is in trpc/trpc.ts, beside the procedures that read it), for /trpc and /api alike. */
+export function createContextFactory(services: AppServices) {
+  return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
+    services,
+    em: services.orm.em.fork(),
+    clock: services.clock,
+    config: services.config,
+    log: req.log as Logger,
+    apiKeyHeader: req.headers['x-api-key'],
+    idempotencyKeyHeader: req.headers['idempotency-key'],
+    clientAddress: () => rateLimitClient(req.ip),
+    noteKeyOwner: (organizationId) => noteRequestKeyOwner(req, organizationId),
+    setHeader: (name, value) => {
+      res.header(name, value);
+    },
+    dashboard: dashboardHttp(req, res),
+    liveRead: (asked) => liveReadRequest(req, res, services.config.timeouts.connectionMs, asked),
+    requestId: req.id,
+    traceParent: () => requestContext(req),
+  });
+}

@@ -10,8 +10,7 @@ import {
   listBanks,
   MESSAGES,
 } from '@pis/shared';
-import { readProcedure } from '../trpc/procedures.ts';
-import { router } from '../trpc/trpc.ts';
+import { readProcedure, router } from '../trpc/trpc.ts';
 import { errorResponses } from './openapi-errors.ts';
 
 const tags = ['Banks'];

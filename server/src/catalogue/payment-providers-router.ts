@@ -1,6 +1,5 @@
 import { ProvidersList, paymentProviders } from '@pis/shared';
-import { readProcedure } from '../trpc/procedures.ts';
-import { router } from '../trpc/trpc.ts';
+import { readProcedure, router } from '../trpc/trpc.ts';
 import { errorResponses } from './openapi-errors.ts';
 
 /**

@@ -46,8 +46,7 @@ import { acceptInvitation, describeInvitation } from '../accounts/team.ts';
 import { beginTwoStep, confirmTwoStep, setTwoStepRequired, twoStepStatus } from '../accounts/two-step.ts';
 import { audited, auditedSignIn, recordAudit } from '../observability/audit-log.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
-import { storableInput } from '../trpc/procedures.ts';
-import { publicProcedure, router } from '../trpc/trpc.ts';
+import { publicProcedure, router, storableInput } from '../trpc/trpc.ts';
 import {
   accountMutation,
   anonymousMutation,

@@ -2,8 +2,7 @@ import { AppError } from '@pis/shared';
 import { type RolePermission, requireRole } from '../accounts/roles.ts';
 import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
 import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
-import { storableInput } from '../trpc/procedures.ts';
-import { publicProcedure } from '../trpc/trpc.ts';
+import { publicProcedure, storableInput } from '../trpc/trpc.ts';
 
 /**
  * Procedure builders of the merchant dashboard (/trpc `dashboard.*`; never /api: no openapi meta).

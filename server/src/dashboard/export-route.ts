@@ -2,7 +2,7 @@ import { detailsFromZodError, ExportPaymentsQuery, validationFailed } from '@pis
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateSession } from '../accounts/sessions.ts';
 import { exportPayments } from '../payments/export-payments.ts';
-import { paymentsDeps } from '../payments/routers/payments-context.ts';
+import { paymentsDeps } from '../payments/payments-deps.ts';
 import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import type { Context } from '../trpc/trpc.ts';
 

@@ -2,7 +2,7 @@ import { Overview, OverviewInput, QuickStart } from '@pis/shared';
 import { z } from 'zod';
 import { listApiKeys } from '../auth/api-keys.ts';
 import { paymentOverview } from '../payments/payment-overview.ts';
-import { paymentsDeps } from '../payments/routers/payments-context.ts';
+import { paymentsDeps } from '../payments/payments-deps.ts';
 import { sessionQuery } from './dashboard-procedures.ts';
 
 /** The overview page: the organization, counts by status, and 7, 30 or 90 days of volume and outcomes. */

@@ -12,13 +12,14 @@ import {
   PaymentList,
   SandboxAdvanceRequest,
 } from '@pis/shared';
+import { waitingRead } from '../http/live-read.ts';
 import { audited } from '../observability/audit-log.ts';
 import { cancelPayment } from '../payments/cancel-payment.ts';
 import { createPayment } from '../payments/create-payment.ts';
 import { dashboardPayment } from '../payments/dashboard-payment.ts';
 import { listPayments } from '../payments/list-payments.ts';
 import { newCustomerLink } from '../payments/new-customer-link.ts';
-import { paymentsDeps, waitingRead } from '../payments/routers/payments-context.ts';
+import { paymentsDeps } from '../payments/payments-deps.ts';
 import { sandboxAdvance, sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery, supportMutation } from './dashboard-procedures.ts';

@@ -1,5 +1,9 @@
-import { preferredWaitSeconds } from '@pis/shared';
+import { type Payment, paymentEtag, preferredWaitSeconds } from '@pis/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitConfig } from '../config.ts';
+import type { PaymentWaiters } from '../payments/payment-waiters.ts';
+import { honoursWait, type WaitingRead, withinWaitAllowance } from '../payments/read-payment.ts';
+import type { BudgetSettings } from '../rate-limits/organization-budgets.ts';
 
 /** A request's waiting-read headers (DESIGN.md "Live reads"), for the procedures that honour them. */
 export interface LiveReadRequest {
@@ -62,4 +66,41 @@ function heldReply(reply: FastifyReply, connectionTimeoutMs: number) {
     if (state.socketMs !== connectionTimeoutMs) reply.raw.socket?.setTimeout(connectionTimeoutMs);
   });
   return state;
+}
+
+/** What a request's context (trpc/trpc.ts `Context`) holds for a waiting read. */
+interface LiveReadContext {
+  services: { waiters: PaymentWaiters };
+  config: { rateLimits: RateLimitConfig };
+  liveRead(asked?: AskedWait): LiveReadRequest;
+  setHeader(name: string, value: string): void;
+}
+
+/**
+ * The request's waiting-read headers (or, for the dashboard, what its input asks), with this
+ * process's waiters (see read-payment.ts), within the caller's organization's allowance of waits.
+ */
+export const waitingRead = (
+  ctx: Omit<LiveReadContext, 'setHeader'>,
+  caller: { organizationId: string; budgets: BudgetSettings },
+  asked?: AskedWait,
+): WaitingRead =>
+  withinWaitAllowance(
+    { waiters: ctx.services.waiters, ...ctx.liveRead(asked) },
+    caller,
+    ctx.config.rateLimits,
+  );
+
+/**
+ * What a read of `payment` answers besides its body: its ETag, and `Preference-Applied` when the
+ * wait was honoured (the capped value), which is how a client learns this server waits.
+ */
+export function answerLiveRead(
+  ctx: Pick<LiveReadContext, 'setHeader'>,
+  payment: Payment,
+  wait: WaitingRead,
+): Payment {
+  ctx.setHeader('etag', paymentEtag(payment));
+  if (honoursWait(wait)) ctx.setHeader('preference-applied', `wait=${wait.waitSeconds}`);
+  return payment;
 }

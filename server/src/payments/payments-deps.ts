@@ -1,4 +1,5 @@
 import type { Actor, PaymentMode } from '@pis/shared';
+import { prefixOf } from '../auth/api-key-secret.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { EntityManager } from '../db/orm.ts';
@@ -32,3 +33,34 @@ export interface PaymentsCaller {
 }
 
 export const modeOf = (caller: Pick<PaymentsCaller, 'mode'>): PaymentMode => caller.mode ?? 'test';
+
+/** What a request's context (trpc/trpc.ts `Context`) holds that payments operations run with. */
+export interface PaymentsDepsSource {
+  em: EntityManager;
+  clock: Clock;
+  config: PaymentsDeps['config'];
+  log: Logger;
+  services: Pick<PaymentsDeps, 'providers' | 'scheduler'>;
+}
+
+/** The payments domain's dependencies, from a request's context. */
+export const paymentsDeps = (ctx: PaymentsDepsSource): PaymentsDeps => ({
+  em: ctx.em,
+  clock: ctx.clock,
+  config: ctx.config,
+  providers: ctx.services.providers,
+  scheduler: ctx.services.scheduler,
+  logger: ctx.log,
+});
+
+/**
+ * The API key's caller, named on the history entries its call makes by the key's non-secret
+ * prefix (read from the header the key was proven with: no lookup).
+ */
+export const keyCaller = (ctx: {
+  caller: PaymentsCaller;
+  apiKeyHeader: string | string[] | undefined;
+}): PaymentsCaller => {
+  const name = typeof ctx.apiKeyHeader === 'string' ? prefixOf(ctx.apiKeyHeader) : undefined;
+  return name ? { ...ctx.caller, actor: { type: 'api_key', name } } : ctx.caller;
+};

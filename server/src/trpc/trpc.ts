@@ -1,10 +1,10 @@
 import type { Context as OtelContext } from '@opentelemetry/api';
-import { AppError } from '@pis/shared';
+import { AppError, unusableInputDetails, validationFailed } from '@pis/shared';
 import { initTRPC, type TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ApiKeyCache } from '../auth/api-key-cache.ts';
-import type { KeyPreload } from '../auth/authenticate-api-key.ts';
+import { authenticateApiKey, type KeyPreload, type Permission } from '../auth/authenticate-api-key.ts';
 import type { ErrorRows } from '../catalogue/openapi-errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -17,6 +17,9 @@ import { inSpan } from '../observability/tracing.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import type { PaymentWaiters } from '../payments/payment-waiters.ts';
 import type { ProviderRegistry } from '../providers/provider-registry.ts';
+import { budgetOf } from '../rate-limits/organization-budgets.ts';
+import { rateLimitResult } from '../rate-limits/rate-limit-store.ts';
+import { answerRateLimit, enforceRateLimit, rateLimitKey } from '../rate-limits/rate-limits.ts';
 import { type PublicFailure, publicFailure } from './public-failure.ts';
 
 /**
@@ -160,3 +163,79 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
 
 const trpcCodeOf = (status: number): TRPC_ERROR_CODE_KEY =>
   TRPC_CODE_BY_STATUS[status] ?? (status < 500 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR');
+
+/**
+ * NUL characters and unpaired surrogates in any input value (body, query or path) are refused
+ * as VALIDATION_FAILED before any schema or query sees them: Postgres cannot store them. Also
+ * used by the dashboard's procedures.
+ */
+export const storableInput = middleware(async ({ getRawInput, next }) => {
+  await refuseUnstorableInput(getRawInput);
+  return next();
+});
+
+async function refuseUnstorableInput(getRawInput: () => Promise<unknown>): Promise<void> {
+  const details = unusableInputDetails(await getRawInput());
+  if (details.length > 0) throw validationFailed(details);
+}
+
+/**
+ * The customer pages' procedures: the link token in the input is their only credential, so
+ * they are limited per client address (before the input is walked).
+ */
+export const pageProcedure = publicProcedure
+  .use(async ({ ctx, next }) => {
+    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'pages', ctx.clientAddress());
+    return next();
+  })
+  .use(storableInput);
+
+/**
+ * The procedure builders for the merchant API: every procedure behind an API key starts from
+ * `readProcedure` or `writeProcedure`. The key is checked before the input is parsed, so an
+ * unauthenticated caller learns nothing from validation errors.
+ * Context gains `organizationId`, `approvedProviders` (always with `mock`) and `apiKeyId`, and
+ * `preloaded` for a procedure whose meta has a `preload` (see KeyPreload).
+ *
+ * Key, permission and storable input in one middleware, in that order: every tRPC middleware
+ * level copies the whole context (and these run on every merchant call).
+ */
+const withPermission = (permission: Permission) =>
+  publicProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
+    const limits = ctx.config.rateLimits;
+    // Reads and writes have budgets of their own (Stripe-style), the organization's across its
+    // keys, counted once the key is proven, in the key lookup's own round trip.
+    const budget = permission === 'read' ? 'api-read' : 'api-write';
+    const { caller, preloaded, counted } = await authenticateApiKey(
+      ctx.em,
+      ctx.apiKeyHeader,
+      ctx.clock,
+      permission,
+      {
+        preload: meta?.preload?.(await getRawInput()),
+        count: limits.enabled
+          ? { key: rateLimitKey(budget, ''), windowSeconds: limits.windowSeconds }
+          : undefined,
+        logger: ctx.log,
+        cache: ctx.services.apiKeyCache,
+        onKeyFound: ctx.noteKeyOwner,
+      },
+    );
+    if (counted) {
+      const limit = budgetOf(limits, caller.budgets, budget);
+      answerRateLimit(limits, ctx.setHeader, budget, rateLimitResult(limit, counted));
+    }
+    await refuseUnstorableInput(getRawInput);
+    return next({
+      ctx: {
+        caller,
+        organizationId: caller.organizationId,
+        approvedProviders: caller.approvedProviders,
+        apiKeyId: caller.apiKeyId,
+        preloaded,
+      },
+    });
+  });
+
+export const readProcedure = withPermission('read');
+export const writeProcedure = withPermission('write');

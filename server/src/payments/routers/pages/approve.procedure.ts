@@ -1,7 +1,7 @@
 import { ApproveInput, DecisionResult } from '@pis/shared';
-import { pageProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { pageProcedure } from '../../../trpc/trpc.ts';
 import { approveOnPage } from '../../customer-pages/mock-bank-page.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const approveProcedure = pageProcedure
   .input(ApproveInput)

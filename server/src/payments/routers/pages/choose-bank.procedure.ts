@@ -1,7 +1,7 @@
 import { ChooseBankInput, ChooseBankResult } from '@pis/shared';
-import { pageProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { pageProcedure } from '../../../trpc/trpc.ts';
 import { chooseBank } from '../../customer-pages/hosted-page.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const chooseBankProcedure = pageProcedure
   .input(ChooseBankInput)

@@ -1,7 +1,7 @@
 import { HostedBanks, HostedBanksInput } from '@pis/shared';
-import { pageProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { pageProcedure } from '../../../trpc/trpc.ts';
 import { hostedBanks } from '../../customer-pages/hosted-page.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const hostedBanksProcedure = pageProcedure
   .input(HostedBanksInput)

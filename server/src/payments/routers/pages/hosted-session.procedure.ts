@@ -1,7 +1,7 @@
 import { HostedSession, LinkToken } from '@pis/shared';
-import { pageProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { pageProcedure } from '../../../trpc/trpc.ts';
 import { hostedSession } from '../../customer-pages/hosted-page.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const hostedSessionProcedure = pageProcedure
   .input(LinkToken)

@@ -1,7 +1,7 @@
 import { LinkToken, MockBankSession } from '@pis/shared';
-import { pageProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { pageProcedure } from '../../../trpc/trpc.ts';
 import { mockBankSession } from '../../customer-pages/mock-bank-page.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const mockBankSessionProcedure = pageProcedure
   .input(LinkToken)

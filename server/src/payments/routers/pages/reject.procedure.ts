@@ -1,7 +1,7 @@
 import { DecisionResult, RejectInput } from '@pis/shared';
-import { pageProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { pageProcedure } from '../../../trpc/trpc.ts';
 import { rejectOnPage } from '../../customer-pages/mock-bank-page.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const rejectProcedure = pageProcedure
   .input(RejectInput)

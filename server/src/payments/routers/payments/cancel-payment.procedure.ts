@@ -1,9 +1,9 @@
 import { Payment, PaymentIdInput } from '@pis/shared';
 import { errorRow } from '../../../catalogue/openapi-errors.ts';
-import { writeProcedure } from '../../../trpc/procedures.ts';
+import { keyCaller, paymentsDeps } from '../../../payments/payments-deps.ts';
+import { writeProcedure } from '../../../trpc/trpc.ts';
 import { cancelPayment } from '../../cancel-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { keyCaller, paymentsDeps } from '../payments-context.ts';
 
 export const cancelPaymentProcedure = writeProcedure
   .meta({

@@ -1,14 +1,14 @@
 import { CreatedPayment, CreatePaymentInput, IdempotencyKeyValue, parseIdempotencyKey } from '@pis/shared';
 import { z } from 'zod';
 import { errorRow } from '../../../catalogue/openapi-errors.ts';
-import { writeProcedure } from '../../../trpc/procedures.ts';
+import { keyCaller, paymentsDeps } from '../../../payments/payments-deps.ts';
+import { writeProcedure } from '../../../trpc/trpc.ts';
 import { createPayment } from '../../create-payment.ts';
 import {
   CREATE_PAYMENT_400,
   PROVIDER_NOT_APPROVED_403,
   paymentErrorResponses,
 } from '../payment-error-responses.ts';
-import { keyCaller, paymentsDeps } from '../payments-context.ts';
 
 export const createPaymentProcedure = writeProcedure
   .meta({

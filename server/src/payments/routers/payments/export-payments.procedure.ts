@@ -1,9 +1,9 @@
 import { EXPORT_COLUMNS, ExportPaymentsQuery } from '@pis/shared';
 import { StreamedAnswer, StreamedAnswerOutput } from '../../../http/streamed-answer.ts';
-import { readProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { readProcedure } from '../../../trpc/trpc.ts';
 import { exportPayments } from '../../export-payments.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 const EXAMPLE = [
   EXPORT_COLUMNS.map((column) => column.header).join(','),

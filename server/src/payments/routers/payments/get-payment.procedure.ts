@@ -1,9 +1,10 @@
 import { Payment, PaymentIdInput, WaitingReadRequestHeaders, WaitingReadResponseHeaders } from '@pis/shared';
-import { readProcedure } from '../../../trpc/procedures.ts';
+import { answerLiveRead, waitingRead } from '../../../http/live-read.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { readProcedure } from '../../../trpc/trpc.ts';
 import { preloadPayment } from '../../load-payment.ts';
 import { getPayment } from '../../read-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { answerLiveRead, paymentsDeps, waitingRead } from '../payments-context.ts';
 
 export const getPaymentProcedure = readProcedure
   .meta({

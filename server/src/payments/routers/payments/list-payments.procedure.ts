@@ -1,8 +1,8 @@
 import { ListPaymentsQuery, PaymentList } from '@pis/shared';
-import { readProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { readProcedure } from '../../../trpc/trpc.ts';
 import { listPayments } from '../../list-payments.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const listPaymentsProcedure = readProcedure
   .meta({

@@ -1,9 +1,9 @@
 import { NewCustomerLink, PaymentIdInput } from '@pis/shared';
 import { errorRow } from '../../../catalogue/openapi-errors.ts';
-import { writeProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { writeProcedure } from '../../../trpc/trpc.ts';
 import { newCustomerLink } from '../../new-customer-link.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const newLinkProcedure = writeProcedure
   .meta({

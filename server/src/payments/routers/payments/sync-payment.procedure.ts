@@ -1,9 +1,9 @@
 import { Payment, PaymentIdInput } from '@pis/shared';
 import { errorRow } from '../../../catalogue/openapi-errors.ts';
-import { readProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { readProcedure } from '../../../trpc/trpc.ts';
 import { syncPayment } from '../../read-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const syncPaymentProcedure = readProcedure
   .meta({

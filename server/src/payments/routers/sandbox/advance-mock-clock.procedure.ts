@@ -1,9 +1,9 @@
 import { Payment, SandboxAdvanceRequest } from '@pis/shared';
 import { errorRow } from '../../../catalogue/openapi-errors.ts';
-import { writeProcedure } from '../../../trpc/procedures.ts';
+import { paymentsDeps } from '../../../payments/payments-deps.ts';
+import { writeProcedure } from '../../../trpc/trpc.ts';
 import { sandboxAdvance } from '../../sandbox.ts';
 import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
-import { paymentsDeps } from '../payments-context.ts';
 
 export const advanceMockClockProcedure = writeProcedure
   .meta({

@@ -1,9 +1,9 @@
 import { Payment, SandboxApproveRequest } from '@pis/shared';
 import { errorRow } from '../../../catalogue/openapi-errors.ts';
-import { writeProcedure } from '../../../trpc/procedures.ts';
+import { keyCaller, paymentsDeps } from '../../../payments/payments-deps.ts';
+import { writeProcedure } from '../../../trpc/trpc.ts';
 import { sandboxApprove } from '../../sandbox.ts';
 import { MOCK_BANK_ONLY_400, paymentErrorResponses } from '../payment-error-responses.ts';
-import { keyCaller, paymentsDeps } from '../payments-context.ts';
 
 export const approveMockPaymentProcedure = writeProcedure
   .meta({
