@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
-import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, ObieAuthorizationRequest, Payment } from '../../src/db/entities/index.ts';
@@ -14,7 +13,13 @@ import {
   trpcData,
   trpcMutation,
 } from '../payments/payment-fixtures.ts';
-import { BANK_ID, CALLBACK, obieWithSandboxBank, openObieLink } from './obie-test-setup.ts';
+import {
+  BANK_ID,
+  CALLBACK,
+  obieWithSandboxBank,
+  openObieLink,
+  bankFaults as switchFaults,
+} from './obie-test-setup.ts';
 
 /**
  * The `obie` customer link is ours (/providers/obie/authorize/<token>, signed, 30 minutes), not
@@ -92,11 +97,7 @@ const completed = (paymentId: string) =>
     return (await readPayment(app, headers, paymentId)).status === 'COMPLETED';
   });
 
-/** The bank re-reads its fault switches every second. */
-async function bankFaults(faults: Partial<typeof NO_FAULTS>) {
-  writeFaults(bank.dataDir, { ...NO_FAULTS, ...faults });
-  await new Promise((resolve) => setTimeout(resolve, 2_200));
-}
+const bankFaults = (faults: Parameters<typeof switchFaults>[1]) => switchFaults(bank.dataDir, faults);
 
 describe('an obie customer link outlives the bank’s PAR request', () => {
   test('API_ONLY: opened after the bank’s PAR lifetime, the link still reaches the bank’s login; approve -> COMPLETED', async () => {

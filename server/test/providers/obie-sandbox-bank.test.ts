@@ -1,7 +1,6 @@
 import { AppError, CreatePaymentInput } from '@pis/shared';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
-import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import {
@@ -34,7 +33,13 @@ import {
   trpcData,
   trpcMutation,
 } from '../payments/payment-fixtures.ts';
-import { BANK_ID, CALLBACK, obieWithSandboxBank, openObieLink } from './obie-test-setup.ts';
+import {
+  BANK_ID,
+  CALLBACK,
+  obieWithSandboxBank,
+  openObieLink,
+  bankFaults as switchFaults,
+} from './obie-test-setup.ts';
 
 /**
  * The `obie` provider against the real sandbox bank (its own database, free ports, fresh keys),
@@ -95,11 +100,7 @@ const consentsAtBank = async (paymentId: string) =>
 const paymentsAtBank = async (consentId: string) =>
   (await bankDb.query<{ id: string }>('select id from payments where consent_id = $1', [consentId])).rows;
 
-/** The bank re-reads its fault switches every second. */
-async function bankFaults(faults: Partial<typeof NO_FAULTS>) {
-  writeFaults(bank.dataDir, { ...NO_FAULTS, ...faults });
-  await new Promise((resolve) => setTimeout(resolve, 2_200));
-}
+const bankFaults = (faults: Parameters<typeof switchFaults>[1]) => switchFaults(bank.dataDir, faults);
 
 describe('obie through the sandbox bank', () => {
   test('API_ONLY: consent, authorization at the bank, callback, payment, statuses to COMPLETED', async () => {

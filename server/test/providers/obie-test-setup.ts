@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, expect } from 'vitest';
+import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { startTestBank } from '../../../sandbox-bank/test/support/bank.ts';
 import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { createTestApp } from '../helpers/test-app.ts';
@@ -56,4 +57,10 @@ export async function openObieLink(app: FastifyInstance, link: string | null | u
   const bankUrl = new URL(String(opened.headers.location));
   expect(bankUrl.searchParams.get('request_uri')).toMatch(/^urn:/);
   return bankUrl;
+}
+
+/** Switches the bank's faults (outage, slowness, 429s); the bank re-reads them every second. */
+export async function bankFaults(dataDir: string, faults: Partial<typeof NO_FAULTS>) {
+  writeFaults(dataDir, { ...NO_FAULTS, ...faults });
+  await new Promise((resolve) => setTimeout(resolve, 2_200));
 }
