@@ -10,7 +10,7 @@ import type { ThrowawayCluster } from './throwaway-cluster.ts';
 
 /**
  * `npm run bench -- --obie` (opt-in: it starts the sandbox bank and pays through it, issue 19):
- * 1. `obie` API_ONLY creates (row first, client-credentials token, signed consent, PAR) at a few
+ * 1. `obie` API_ONLY creates (row first, client-credentials token, signed consent) at a few
  *    at a time: creates per second and latency.
  * 2. The time from the customer's approval at the bank (our callback answered) to `COMPLETED`
  *    as a waiting read (If-None-Match + Prefer: wait) sees it, with the bank's notifications and

@@ -20,9 +20,10 @@ const REDACT = [
 const REDACTED = '[redacted]';
 /**
  * Customer pages: the link token is the whole credential of a payment's page. In any case (the
- * SPA's router ignores it) and after any number of slashes.
+ * SPA's router ignores it) and after any number of slashes. `providers/obie/authorize`: the
+ * `obie` customer link, which sends the customer on to the bank.
  */
-const TOKEN_IN_PATH = /^(\/+)(pay|mock-bank)\/[^/?#]+/i;
+const TOKEN_IN_PATH = /^(\/+)(pay|mock-bank|providers\/+obie\/+authorize)\/[^/?#]+/i;
 /** A key pasted into a URL by mistake (`?x-api-key=`, `?api_key=`, `?apiKey=`). */
 const KEY_PARAMETER = /^(x[-_]?)?api[-_]?key$/i;
 /** `"token":"..."` inside a tRPC query's JSON input (the pages' procedures). */

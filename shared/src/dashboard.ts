@@ -3,6 +3,7 @@ import { IdempotencyKeyValue } from './create-rules.ts';
 import { awaitsDecision, PAYMENT_MODES } from './lifecycle.ts';
 import { MAX_WAIT_SECONDS } from './live-reads.ts';
 import { ApprovalTiming, RejectReason } from './mock-bank.ts';
+import { OBIE_PROVIDER } from './obie-statuses.ts';
 import { CreatePaymentInput, Payment, PaymentIdInput } from './payments.ts';
 import { MOCK_PROVIDER } from './primitives.ts';
 import { isTerminal, PaymentStatus } from './state-machine.ts';
@@ -168,12 +169,13 @@ export type PaymentActions = z.infer<typeof PaymentActions>;
  * AUTHORIZING in the same transaction that sets its approval time, so the status is enough here.
  */
 /**
- * Whether a new customer link can be made for a payment: its customer page is ours to sign (a
- * hosted flow, or the Mock bank for API_ONLY); a real bank issues its own. The one rule behind
+ * Whether a new customer link can be made for a payment: its customer link is ours to sign (a
+ * hosted flow; for API_ONLY the Mock bank, or `obie`, whose link of ours asks the bank for its
+ * page when opened); a provider whose bank issues the link itself could not. The one rule behind
  * `POST /payments/{id}/link`'s 409 LINK_NOT_RENEWABLE and the dashboard's button.
  */
 export const customerLinkRenewable = (payment: { flowType: string; provider: string }): boolean =>
-  payment.flowType !== 'API_ONLY' || payment.provider === MOCK_PROVIDER;
+  payment.flowType !== 'API_ONLY' || payment.provider === MOCK_PROVIDER || payment.provider === OBIE_PROVIDER;
 
 export const paymentActions = (
   payment: Pick<Payment, 'status' | 'provider' | 'flowType'>,

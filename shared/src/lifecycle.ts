@@ -28,6 +28,12 @@ import {
 export const PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const HOSTED_LINK_TTL_SECONDS = 60 * 60;
 export const MOCK_BANK_LINK_TTL_SECONDS = 30 * 60;
+/**
+ * An `obie` customer link (ours, /providers/obie/authorize/<token>): asks the bank for a fresh
+ * sign-in page each time it is opened, so it may outlive the bank's PAR request (60 s). As long
+ * as the Mock bank's link: both are the link a merchant sends for API_ONLY.
+ */
+export const OBIE_LINK_TTL_SECONDS = 30 * 60;
 
 /**
  * Live or test: the mode of the API key that made the payment. A key sees only its own mode's

@@ -76,9 +76,14 @@ export const CreatedPayment = z
     paymentId: z.string(),
     status: PaymentStatus,
     isoStatus: IsoStatus,
-    redirectUrl: z.string().nullable().meta({
-      description: 'The one URL to send the customer to (signed, short-lived). Null when the bank gave none',
-    }),
+    redirectUrl: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The one URL to send the customer to (signed, short-lived). For provider obie a link at this ' +
+          'service (30 minutes) that asks the bank for its sign-in page each time it is opened. Null when the bank gave none',
+      }),
     provider: z.string(),
     bankId: z.string().optional(),
     amount: Amount,

@@ -23,5 +23,7 @@ describe('paymentActions', () => {
     });
     // A real bank's own page (API_ONLY with another provider) is the bank's to issue.
     expect(paymentActions({ status, provider: 'somebank', flowType: 'API_ONLY' }).link).toBe(false);
+    // obie's API_ONLY link is ours (it asks the bank for its page when opened): renewable.
+    expect(paymentActions({ status, provider: 'obie', flowType: 'API_ONLY' }).link).toBe(unfinished);
   });
 });

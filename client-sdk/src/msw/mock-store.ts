@@ -15,6 +15,7 @@ import {
   cancel,
   catchUp,
   checkCreateRules,
+  customerLinkRenewable,
   EXPORT_COLUMNS,
   type ExportPaymentsQuery,
   findBank,
@@ -33,6 +34,7 @@ import {
   type NewCustomerLink,
   newEndToEndId,
   newPaymentId,
+  OBIE_LINK_TTL_SECONDS,
   OBIE_PROVIDER,
   type ObieFacts,
   type Payment,
@@ -209,14 +211,19 @@ export class MockStore {
         `Payment is ${record.status}: a customer link would lead nowhere. Create a new payment instead.`,
       );
     }
-    if (record.flowType === 'API_ONLY' && record.provider !== MOCK_PROVIDER) {
+    if (!customerLinkRenewable(record)) {
       throw new AppError(
         'LINK_NOT_RENEWABLE',
         `The customer authorises this ${record.provider} payment on the bank's own page, which only the bank can issue. ` +
           'Use a hosted flow to be able to send new links.',
       );
     }
-    const lifetime = record.flowType === 'API_ONLY' ? MOCK_BANK_LINK_TTL_SECONDS : HOSTED_LINK_TTL_SECONDS;
+    const lifetime =
+      record.flowType !== 'API_ONLY'
+        ? HOSTED_LINK_TTL_SECONDS
+        : record.provider === OBIE_PROVIDER
+          ? OBIE_LINK_TTL_SECONDS
+          : MOCK_BANK_LINK_TTL_SECONDS;
     const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + lifetime * 1000);
     return {
       redirectUrl: `${this.#customerUrl(record)}.${expiresAt.getTime()}`,
@@ -396,9 +403,10 @@ export class MockStore {
    */
   #customerUrl(record: PaymentRecord): string {
     const token = `mock.${record.id}`;
-    // An obie payment's page is its bank's (in the kit, an address only: authorizeAtBank plays it).
+    // An obie payment's link is the service's, which sends the customer on to the bank (in the
+    // kit, an address only: authorizeAtBank plays the bank).
     if (record.flowType === 'API_ONLY' && record.provider === OBIE_PROVIDER)
-      return `${this.#baseUrl}/obie-bank/authorize?request=${token}`;
+      return `${this.#baseUrl}/providers/obie/authorize/${token}`;
     return record.flowType === 'API_ONLY'
       ? `${this.#baseUrl}/mock-bank/${token}`
       : `${this.#baseUrl}/pay/${token}`;

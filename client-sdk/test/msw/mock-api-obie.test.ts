@@ -39,7 +39,7 @@ describe('the kit as the obie provider', () => {
   it('an approval at the bank: AUTHORIZED, SUBMITTED, then the bank’s timeline to COMPLETED', async () => {
     const created = await client.payments.create(order);
     expect(created).toMatchObject({ status: 'AUTHORIZING', provider: 'obie', bankId: 'obie-sandbox-bank' });
-    expect(created.redirectUrl).toContain('/obie-bank/authorize');
+    expect(created.redirectUrl).toContain('/providers/obie/authorize/');
     expect(controls.authorizeAtBank(created.paymentId, { action: 'approve', stepMs: 2_000 }).status).toBe(
       'SUBMITTED',
     );
@@ -78,14 +78,17 @@ describe('the kit as the obie provider', () => {
     expect(() => controls.authorizeAtBank(poor.paymentId, { action: 'approve' })).toThrow();
   });
 
-  it('API_ONLY without bankId is 400 naming bankId; a new link is the bank’s to give (409)', async () => {
+  it('API_ONLY without bankId is 400 naming bankId; a new link is ours to give (30 minutes), as the service’s', async () => {
     const error = await client.payments.create({ ...order, bankId: undefined }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentsApiError);
     expect((error as PaymentsApiError).code).toBe('VALIDATION_FAILED');
     expect(JSON.stringify((error as PaymentsApiError).details)).toContain('bankId');
     const created = await client.payments.create(order);
-    const link = await client.payments.newLink(created.paymentId).catch((e: unknown) => e);
-    expect((link as PaymentsApiError).code).toBe('LINK_NOT_RENEWABLE');
+    const link = await client.payments.newLink(created.paymentId);
+    expect(link.redirectUrl).toContain('/providers/obie/authorize/');
+    const lifetime = Date.parse(link.expiresAt) - Date.parse(created.createdAt);
+    expect(lifetime).toBeGreaterThan(29 * 60_000);
+    expect(lifetime).toBeLessThanOrEqual(30 * 60_000);
   });
 
   it('without approvedProviders the kit refuses obie as the service would (403)', async () => {

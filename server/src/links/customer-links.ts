@@ -7,8 +7,12 @@ import {
   verifyLinkToken,
 } from './link-token.ts';
 
-/** The page each link opens (routes of the web app). */
-const PAGE_PATH: Record<LinkPurpose, string> = { hosted: '/pay', 'mock-bank': '/mock-bank' };
+/** The page each link opens (routes of the web app; `obie`: the server route that sends on to the bank). */
+const PAGE_PATH: Record<LinkPurpose, string> = {
+  hosted: '/pay',
+  'mock-bank': '/mock-bank',
+  obie: '/providers/obie/authorize',
+};
 
 export type LinkConfig = Pick<Config, 'publicBaseUrl' | 'linkSigningSecret' | 'previousLinkSigningSecret'>;
 

@@ -1,5 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError, HOSTED_LINK_TTL_SECONDS, MOCK_BANK_LINK_TTL_SECONDS } from '@pis/shared';
+import {
+  AppError,
+  HOSTED_LINK_TTL_SECONDS,
+  MOCK_BANK_LINK_TTL_SECONDS,
+  OBIE_LINK_TTL_SECONDS,
+} from '@pis/shared';
 import { z } from 'zod';
 
 /**
@@ -9,14 +14,19 @@ import { z } from 'zod';
  * and when it stops working; nothing else is needed to serve the page, and nothing in it is
  * secret (ids are unguessable anyway, the MAC is what grants access).
  */
-export type LinkPurpose = 'hosted' | 'mock-bank';
+export type LinkPurpose = 'hosted' | 'mock-bank' | 'obie';
 
 export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   hosted: HOSTED_LINK_TTL_SECONDS,
   'mock-bank': MOCK_BANK_LINK_TTL_SECONDS,
+  obie: OBIE_LINK_TTL_SECONDS,
 };
 
-const LINK_NAMES: Record<LinkPurpose, string> = { hosted: 'payment page', 'mock-bank': 'Mock bank' };
+const LINK_NAMES: Record<LinkPurpose, string> = {
+  hosted: 'payment page',
+  'mock-bank': 'Mock bank',
+  obie: 'bank sign-in',
+};
 
 export interface LinkClaims {
   paymentId: string;
@@ -25,7 +35,11 @@ export interface LinkClaims {
 }
 
 /** Short keys keep the URL short: p = payment id, u = purpose, e = expiry (Unix seconds). */
-const Payload = z.object({ p: z.string().min(1).max(200), u: z.enum(['hosted', 'mock-bank']), e: z.int() });
+const Payload = z.object({
+  p: z.string().min(1).max(200),
+  u: z.enum(['hosted', 'mock-bank', 'obie']),
+  e: z.int(),
+});
 
 const mac = (secret: string, signed: string) => createHmac('sha256', secret).update(signed, 'utf8').digest();
 

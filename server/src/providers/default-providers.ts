@@ -19,7 +19,7 @@ export function defaultProviderRegistry(
 ): ProviderRegistry {
   const providers: PaymentProvider[] = [createMockProvider(config)];
   if (orm && config.obieConnections && config.obieConnections.length > 0) {
-    providers.push(createObieProvider(config.obieConnections, orm, logger));
+    providers.push(createObieProvider(config.obieConnections, config, orm, logger));
   }
   // Every call timed into pis_provider_call_duration_seconds (observability/provider-metrics.ts).
   return instrumentProviders(createProviderRegistry(providers));

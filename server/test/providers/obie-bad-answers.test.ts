@@ -8,7 +8,7 @@ import { createObieProvider } from '../../src/providers/obie/obie-provider.ts';
 import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { created, createPayment, paymentBody, post, readPayment } from '../payments/payment-fixtures.ts';
-import { BANK_ID, CALLBACK, obieWithSandboxBank } from './obie-test-setup.ts';
+import { BANK_ID, CALLBACK, obieWithSandboxBank, openObieLink } from './obie-test-setup.ts';
 
 /**
  * Issue 19, "Bad input": a bank that answers garbage, JSON without the OB fields, an unsigned or
@@ -36,7 +36,7 @@ const merchant = await factories.createMerchant();
 await factories.approveProvider(merchant.organizationId, 'obie');
 const { headers } = merchant;
 
-const obie = createObieProvider(CONNECTIONS, orm, silentLogger());
+const obie = createObieProvider(CONNECTIONS, config, orm, silentLogger());
 afterAll(() => obie.close());
 const workerDeps = {
   em: orm.em,
@@ -68,7 +68,7 @@ const waiting = await created(app, headers, paymentBody({ provider: 'obie', bank
 const submitted = await created(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID }));
 {
   const redirect = new URL(
-    await customerAt(new URL(submitted.redirectUrl as string), CALLBACK, { action: 'approve' }),
+    await customerAt(await openObieLink(app, submitted.redirectUrl), CALLBACK, { action: 'approve' }),
   );
   const back = await app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}` });
   if (back.statusCode !== 200) throw new Error(`callback answered ${back.statusCode}`);

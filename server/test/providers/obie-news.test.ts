@@ -20,6 +20,7 @@ import { factories } from '../helpers/factories.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
 import { created, createPayment, getPayment, paymentBody, post } from '../payments/payment-fixtures.ts';
+import { openObieLink } from './obie-test-setup.ts';
 
 /**
  * News without the merchant asking, and outages, with the real sandbox bank: its notifications
@@ -120,7 +121,9 @@ const storedStatus = async (paymentId: string) =>
 
 async function approvedAtBank(): Promise<string> {
   const payment = await created(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID }));
-  const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, { action: 'approve' });
+  const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
+    action: 'approve',
+  });
   const url = new URL(redirect);
   const back = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
   expect(back.statusCode).toBe(200);
@@ -221,7 +224,9 @@ describe('a bank outage', () => {
     // Back up: the customer can finish, and the payment catches up.
     const redirect = await until(async () => {
       try {
-        return await customerAt(new URL(payment.redirectUrl as string), CALLBACK, { action: 'approve' });
+        return await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
+          action: 'approve',
+        });
       } catch {
         return undefined;
       }

@@ -1,10 +1,14 @@
 import { AppError, CreatePaymentInput } from '@pis/shared';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
-import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
-import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
+import {
+  ObieAuthorization,
+  ObieAuthorizationRequest,
+  Payment,
+  ProviderClaim,
+} from '../../src/db/entities/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createPayment as createPaymentDirectly } from '../../src/payments/create-payment.ts';
 import { dashboardPayment } from '../../src/payments/dashboard-payment.ts';
@@ -29,7 +33,13 @@ import {
   trpcData,
   trpcMutation,
 } from '../payments/payment-fixtures.ts';
-import { BANK_ID, CALLBACK, obieWithSandboxBank } from './obie-test-setup.ts';
+import {
+  BANK_ID,
+  CALLBACK,
+  obieWithSandboxBank,
+  openObieLink,
+  bankFaults as switchFaults,
+} from './obie-test-setup.ts';
 
 /**
  * The `obie` provider against the real sandbox bank (its own database, free ports, fresh keys),
@@ -90,18 +100,15 @@ const consentsAtBank = async (paymentId: string) =>
 const paymentsAtBank = async (consentId: string) =>
   (await bankDb.query<{ id: string }>('select id from payments where consent_id = $1', [consentId])).rows;
 
-/** The bank re-reads its fault switches every second. */
-async function bankFaults(faults: Partial<typeof NO_FAULTS>) {
-  writeFaults(bank.dataDir, { ...NO_FAULTS, ...faults });
-  await new Promise((resolve) => setTimeout(resolve, 2_200));
-}
+const bankFaults = (faults: Parameters<typeof switchFaults>[1]) => switchFaults(bank.dataDir, faults);
 
 describe('obie through the sandbox bank', () => {
   test('API_ONLY: consent, authorization at the bank, callback, payment, statuses to COMPLETED', async () => {
     const payment = await obiePayment();
     expect(payment).toMatchObject({ status: 'AUTHORIZING', provider: 'obie', bankId: BANK_ID });
-    const authorizationUrl = new URL(payment.redirectUrl as string);
-    expect(authorizationUrl.searchParams.get('request_uri')).toMatch(/^urn:/);
+    // Our link (signed, at our origin); opening it asks the bank for its page (PAR).
+    expect(payment.redirectUrl).toMatch(/^http:\/\/localhost:3000\/providers\/obie\/authorize\//);
+    const authorizationUrl = await openObieLink(app, payment.redirectUrl);
 
     const redirect = await customerAt(authorizationUrl, CALLBACK, { action: 'approve' });
     const back = await backAtCallback(redirect);
@@ -145,7 +152,9 @@ describe('obie through the sandbox bank', () => {
 
   test('the customer rejects at the bank: FAILED / RJCT / CUST', async () => {
     const payment = await obiePayment();
-    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, { action: 'reject' });
+    const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
+      action: 'reject',
+    });
     const back = await backAtCallback(redirect);
     expect(back.statusCode).toBe(200);
     expect(onward(back).searchParams.get('status')).toBe('FAILED');
@@ -155,7 +164,7 @@ describe('obie through the sandbox bank', () => {
 
   test('more than the balance: FAILED / RJCT / AM04 with the reason as error', async () => {
     const payment = await obiePayment({ amount: { value: '300.00', currency: 'GBP' } });
-    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+    const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
       action: 'approve',
       account: 'acc-savings',
     });
@@ -173,7 +182,7 @@ describe('obie through the sandbox bank', () => {
 
   test('a replayed callback changes nothing and shows a page; a forged one too', async () => {
     const payment = await obiePayment();
-    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+    const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
       action: 'approve',
     });
     expect((await backAtCallback(redirect)).statusCode).toBe(200);
@@ -219,7 +228,9 @@ describe('obie through the sandbox bank', () => {
     const choice = trpcData<{ redirectUrl: string }>(
       await trpcMutation(app, 'pages.chooseBank', { token, bankId: BANK_ID }),
     );
-    const redirect = await customerAt(new URL(choice.redirectUrl), CALLBACK, { action: 'approve' });
+    const redirect = await customerAt(await openObieLink(app, choice.redirectUrl), CALLBACK, {
+      action: 'approve',
+    });
     const back = await backAtCallback(redirect);
     expect(back.statusCode).toBe(200);
     await until(async () => {
@@ -233,7 +244,7 @@ describe('obie through the sandbox bank', () => {
     const choice = trpcData<{ redirectUrl: string }>(
       await trpcMutation(app, 'pages.chooseBank', { token: tokenOf(payment.redirectUrl), bankId: BANK_ID }),
     );
-    expect(new URL(choice.redirectUrl).searchParams.get('request_uri')).toMatch(/^urn:/);
+    await openObieLink(app, choice.redirectUrl);
     expect((await readPayment(app, headers, payment.paymentId)).status).toBe('AUTHORIZING');
   });
 
@@ -274,10 +285,13 @@ describe('obie through the sandbox bank', () => {
 describe('lost answers are found again by idempotency key', () => {
   test('a start repeated for the same payment gets the same consent at the bank, not a second one', async () => {
     const payment = await obiePayment();
+    await openObieLink(app, payment.redirectUrl);
     const first = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    const requests = () => orm.em.fork().count(ObieAuthorizationRequest, { paymentId: payment.paymentId });
+    expect(await requests()).toBe(1);
     const { record } = await loadPayment(orm.em, { paymentId: payment.paymentId });
     // As the reconcile job or a retried bank choice would: the same payment started again.
-    const obie = createObieProvider(CONNECTIONS, orm, silentLogger());
+    const obie = createObieProvider(CONNECTIONS, config, orm, silentLogger());
     try {
       await obie.startPayment(record, new Date());
     } finally {
@@ -285,8 +299,8 @@ describe('lost answers are found again by idempotency key', () => {
     }
     const again = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
     expect(again.consentId).toBe(first.consentId);
-    // A fresh authorization request (state) for the same consent: the old one is void.
-    expect(again.state).not.toBe(first.state);
+    // The customer's request made before is void: the next open of the link makes a new one.
+    expect(await requests()).toBe(0);
   });
 });
 
@@ -356,7 +370,7 @@ describe('an API_ONLY create stores the payment before the bank hears of it', ()
 
   test('an answer lost after the bank made the consent: the payment stays, the reconcile job finds the consent', async () => {
     // The bank acts, but its answer never reaches us (a timeout after sending, a dropped connection).
-    const real = createObieProvider(CONNECTIONS, orm, silentLogger());
+    const real = createObieProvider(CONNECTIONS, config, orm, silentLogger());
     const lossy = {
       ...real,
       startPayment: async (...args: Parameters<typeof real.startPayment>) => {
@@ -424,7 +438,7 @@ describe('concurrency and lost answers at the bank', () => {
 
   test('a payment submission whose answer is lost is asked again by idempotency key: one payment at the bank', async () => {
     const payment = await obiePayment();
-    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+    const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
       action: 'approve',
     });
     // Our callback through an adapter whose first submission answer is lost on the way back.
@@ -447,7 +461,7 @@ describe('concurrency and lost answers at the bank', () => {
         },
       };
     };
-    const lossy = createObieProvider(CONNECTIONS, orm, silentLogger(), lossyConnect);
+    const lossy = createObieProvider(CONNECTIONS, config, orm, silentLogger(), lossyConnect);
     try {
       const outcome = await lossy.handleCallback(new URL(redirect), clock.now());
       expect(outcome.kind).toBe('news');
@@ -495,7 +509,7 @@ describe('a bank that throttles (429)', () => {
 describe('statuses out of order', () => {
   test('a bank answer older than what we know (RCVD after ACSP) never moves the payment back', async () => {
     const payment = await obiePayment();
-    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+    const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
       action: 'approve',
     });
     expect((await backAtCallback(redirect)).statusCode).toBe(200);
@@ -522,7 +536,7 @@ describe('statuses out of order', () => {
           },
         };
       };
-      const obie = createObieProvider(CONNECTIONS, orm, silentLogger(), lagging);
+      const obie = createObieProvider(CONNECTIONS, config, orm, silentLogger(), lagging);
       try {
         const deps = {
           em: orm.em,
@@ -562,7 +576,7 @@ describe('polling starts at our callback, backs off, stops when finished', () =>
     const payment = await obiePayment();
     const ofPayment = () => polls.filter((poll) => poll.paymentId === payment.paymentId);
     expect(ofPayment()).toEqual([]);
-    const redirect = await customerAt(new URL(payment.redirectUrl as string), CALLBACK, {
+    const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
       action: 'approve',
     });
     expect((await backAtCallback(redirect)).statusCode).toBe(200);
@@ -573,7 +587,7 @@ describe('polling starts at our callback, backs off, stops when finished', () =>
       em: orm.em,
       clock,
       config,
-      providers: createProviderRegistry([createObieProvider(CONNECTIONS, orm, silentLogger())]),
+      providers: createProviderRegistry([createObieProvider(CONNECTIONS, config, orm, silentLogger())]),
       scheduler: pollRecorder,
       logger: silentLogger(),
     };

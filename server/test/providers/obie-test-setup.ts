@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, expect } from 'vitest';
+import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { startTestBank } from '../../../sandbox-bank/test/support/bank.ts';
 import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { createTestApp } from '../helpers/test-app.ts';
@@ -41,4 +43,24 @@ export async function obieWithSandboxBank(options: { stepMs: number }) {
     scheduler: pollRecorder,
   });
   return { bank, bankDatabase, connections, polls, pollRecorder, ...testApp };
+}
+
+/**
+ * The customer opens an `obie` payment's link (ours): the route makes a fresh PAR request at the
+ * bank and answers 303 to the bank's authorization page, whose URL this returns.
+ */
+export async function openObieLink(app: FastifyInstance, link: string | null | undefined): Promise<URL> {
+  const url = new URL(link ?? '');
+  expect(url.pathname).toMatch(/^\/providers\/obie\/authorize\/[^/]+$/);
+  const opened = await app.inject({ method: 'GET', url: url.pathname });
+  expect(opened.statusCode, opened.body).toBe(303);
+  const bankUrl = new URL(String(opened.headers.location));
+  expect(bankUrl.searchParams.get('request_uri')).toMatch(/^urn:/);
+  return bankUrl;
+}
+
+/** Switches the bank's faults (outage, slowness, 429s); the bank re-reads them every second. */
+export async function bankFaults(dataDir: string, faults: Partial<typeof NO_FAULTS>) {
+  writeFaults(dataDir, { ...NO_FAULTS, ...faults });
+  await new Promise((resolve) => setTimeout(resolve, 2_200));
 }

@@ -5,7 +5,7 @@ import { DashboardUser } from './dashboard-user.entity.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
 import { Invitation } from './invitation.entity.ts';
 import { MailDelivery } from './mail-delivery.entity.ts';
-import { ObieAuthorization } from './obie-authorization.entity.ts';
+import { ObieAuthorization, ObieAuthorizationRequest } from './obie-authorization.entity.ts';
 import { Organization } from './organization.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
@@ -32,6 +32,7 @@ export const ENTITIES = [
   PaymentDayOutcome,
   PaymentDayVolume,
   ObieAuthorization,
+  ObieAuthorizationRequest,
   AccountToken,
   MailDelivery,
   Invitation,
@@ -46,6 +47,7 @@ export {
   Invitation,
   MailDelivery,
   ObieAuthorization,
+  ObieAuthorizationRequest,
   Organization,
   OrganizationProvider,
   Payment,

@@ -25,6 +25,7 @@ import { Migration20261125174000_payment_day_outcome } from './Migration20261125
 import { Migration20261125180000_dashboard_mode_and_test_volumes } from './Migration20261125180000_dashboard_mode_and_test_volumes.ts';
 import { Migration20261125183000_waiting_read_count } from './Migration20261125183000_waiting_read_count.ts';
 import { Migration20261125184000_audit_log_grants } from './Migration20261125184000_audit_log_grants.ts';
+import { Migration20261125200000_obie_authorization_requests } from './Migration20261125200000_obie_authorization_requests.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -75,4 +76,8 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261125183000_waiting_read_count', class: Migration20261125183000_waiting_read_count },
   { name: 'Migration20261125184000_audit_log_grants', class: Migration20261125184000_audit_log_grants },
+  {
+    name: 'Migration20261125200000_obie_authorization_requests',
+    class: Migration20261125200000_obie_authorization_requests,
+  },
 ];

@@ -9,8 +9,9 @@ import {
 import { decodeJwt } from 'jose';
 import { AuthorizationResponseError } from 'openid-client';
 import { type ObieConnectionConfig, readObieClient } from '../../config.ts';
-import { ObieAuthorization } from '../../db/entities/index.ts';
+import { ObieAuthorization, ObieAuthorizationRequest } from '../../db/entities/index.ts';
 import type { Orm } from '../../db/orm.ts';
+import { customerLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
 import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
@@ -24,6 +25,13 @@ export type CallbackOutcome =
   | { kind: 'refused'; reason: string };
 
 export interface ObieProvider extends PaymentProvider {
+  /**
+   * The customer opened our link (/providers/obie/authorize/<token>): a fresh authorization
+   * request (PAR) at the bank for the payment's consent, and the bank's URL to send the customer
+   * to. Null when there is nothing to authorise any more (the customer already came back, or the
+   * payment never reached the bank).
+   */
+  authorizationUrl(paymentId: string, now: Date): Promise<string | null>;
   /** Our callback: verifies the bank's JARM answer, exchanges the code, submits the payment. */
   handleCallback(callbackUrl: URL, now: Date): Promise<CallbackOutcome>;
   /** A bank's event notification (a signed SET): the payment to read now, or a throw. */
@@ -33,6 +41,9 @@ export interface ObieProvider extends PaymentProvider {
   close(): Promise<void>;
 }
 
+/** Authorization requests kept per payment: a link opened over and over keeps only its latest. */
+const OPEN_REQUESTS_KEPT = 10;
+
 const step =
   (facts: ObieFacts): StatusUpdate =>
   (payment, now) =>
@@ -40,12 +51,15 @@ const step =
 
 /**
  * The `obie` provider: UK Open Banking domestic payments, one connection per ASPSP (bank) from
- * configuration. It keeps its own per-payment facts (consent id, the customer's authorization
- * request) in `obie_authorization` and never writes payments: what it learns is returned as a
- * lifecycle step (`reportFromBank`, mapped by shared/obie-statuses.ts).
+ * configuration. It keeps its own per-payment facts (consent id, bank payment id; the customer's
+ * authorization requests) in `obie_authorization` and `obie_authorization_request` and never
+ * writes payments: what it learns is returned as a lifecycle step (`reportFromBank`, mapped by
+ * shared/obie-statuses.ts).
  */
 export function createObieProvider(
   connections: readonly ObieConnectionConfig[],
+  /** Signs the customer's link (ours: the bank's own PAR URL lives only 60 s). */
+  links: LinkConfig,
   orm: Orm,
   logger: Logger,
   /** Tests wrap the connection to lose an answer on the way back (the bank still acted). */
@@ -106,26 +120,54 @@ export function createObieProvider(
     keepsPayments: true,
     bankIds: () => [...byBank.keys()],
 
-    async startPayment(payment, now) {
+    async startPayment(payment, now, options) {
       const bankId = bankOf(payment);
       const bank = await connection(bankId);
       const { consentId } = await consentAt(bank, payment);
-      const request = await bank.authorizationRequest(consentId);
       const em = orm.em.fork();
       // A start repeated for the same payment (a reconciled claim, a second bank choice after a
-      // failure) finds the same consent (same idempotency key) and replaces the request.
-      await em.upsert(ObieAuthorization, {
-        paymentId: payment.id,
-        bankId,
-        consentId,
+      // failure) finds the same consent (same idempotency key) and voids any earlier request.
+      await em.transactional(async (tx) => {
+        await tx.upsert(ObieAuthorization, {
+          paymentId: payment.id,
+          bankId,
+          consentId,
+          callbackAt: null,
+          bankPaymentId: null,
+          createdAt: now,
+        });
+        await tx.nativeDelete(ObieAuthorizationRequest, { paymentId: payment.id });
+      });
+      // Our link, not the bank's PAR URL: the bank keeps a PAR request for 60 s, a link a merchant
+      // emails must last longer. Opening it makes the PAR request (authorizationUrl).
+      return { customerUrl: customerLink(links, 'obie', payment.id, now, options?.linkNotAfter).url };
+    },
+
+    async authorizationUrl(paymentId, now) {
+      const authorization = await authorizationOf(paymentId);
+      if (!authorization || authorization.callbackAt) return null;
+      const request = await (await connection(authorization.bankId)).authorizationRequest(
+        authorization.consentId,
+      );
+      // Every open request stays good: a customer with two tabs who finishes in the older one is
+      // not refused (the bank would then refuse the newer one too, as its consent is used, and
+      // the payment would be stuck authorised with nothing submitted). The first answer back
+      // submits (callbackAt). A link opened over and over keeps its last few.
+      const em = orm.em.fork();
+      await em.insert(ObieAuthorizationRequest, {
         state: request.state,
+        paymentId,
         nonce: request.nonce,
         codeVerifier: request.codeVerifier,
-        callbackAt: null,
-        bankPaymentId: null,
         createdAt: now,
       });
-      return { customerUrl: request.url.href };
+      await em.getConnection().execute(
+        `delete from obie_authorization_request where payment_id = ? and state not in
+           (select state from obie_authorization_request where payment_id = ? order by created_at desc limit ?)`,
+        [paymentId, paymentId, OPEN_REQUESTS_KEPT],
+      );
+      // The customer came back meanwhile (another tab): nothing to send them to.
+      return (await authorizationOf(paymentId))?.callbackAt ? null : request.url.href;
     },
 
     async readStatus(payment) {
@@ -159,18 +201,15 @@ export function createObieProvider(
       }
       if (typeof state !== 'string') return { kind: 'refused', reason: 'no response from the bank' };
       const em = orm.em.fork();
-      const authorization = await em.findOne(ObieAuthorization, { state });
-      if (!authorization) return { kind: 'refused', reason: 'unknown authorization' };
+      const request = await em.findOne(ObieAuthorizationRequest, { state });
+      const authorization =
+        request && (await em.findOne(ObieAuthorization, { paymentId: request.paymentId }));
+      if (!request || !authorization) return { kind: 'refused', reason: 'unknown authorization' };
+      const { nonce, codeVerifier } = request;
       const bank = await connection(authorization.bankId);
       let accessToken: string;
       try {
-        accessToken = (
-          await bank.exchange(callbackUrl, {
-            state: authorization.state,
-            nonce: authorization.nonce,
-            codeVerifier: authorization.codeVerifier,
-          })
-        ).access_token;
+        accessToken = (await bank.exchange(callbackUrl, { state, nonce, codeVerifier })).access_token;
       } catch (error) {
         if (error instanceof AuthorizationResponseError) {
           // The bank's signed answer says the customer refused or cancelled: read the consent.

@@ -1,8 +1,9 @@
-import { AppError, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
+import { AppError, isTerminal, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Orm } from '../../db/orm.ts';
 import type { Logger } from '../../logger.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
+import { openLink } from '../../payments/customer-pages/open-link.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
 import type { PaymentsDeps } from '../../payments/payments-deps.ts';
 import { startPolling } from '../../payments/poll-provider.ts';
@@ -10,8 +11,13 @@ import { refreshPayment } from '../../payments/refresh-payment.ts';
 import type { ObieProvider } from './obie-provider.ts';
 
 /**
- * The `obie` provider's two routes at our origin, outside the merchant API:
+ * The `obie` provider's routes at our origin, outside the merchant API:
  *
+ * - `GET /providers/obie/authorize/:token`: the customer's link (signed, 30 minutes). Opening it
+ *   makes a fresh authorization request (PAR) at the bank and sends the browser there (303): the
+ *   bank keeps a PAR request for 60 s only, a link must outlive that. Each open is a request of
+ *   its own; the first answer back counts. A link that is forged or expired, a payment no longer
+ *   waiting for the customer, a bank that cannot be reached: a short page, and nothing changed.
  * - `GET /providers/obie/callback`: the customer back from the bank with its JARM answer. A
  *   verified answer is applied to the payment and the customer goes on to the merchant's
  *   redirectUrl with `paymentId` and `status` (as after the Mock bank). A forged, replayed or
@@ -39,6 +45,58 @@ export async function obieRoutes(
     providers: services.providers,
     scheduler: services.scheduler,
     logger: log,
+  });
+
+  app.get<{ Params: { token: string } }>('/providers/obie/authorize/:token', async (request, reply) => {
+    const log = request.log as Logger;
+    let opened: Awaited<ReturnType<typeof openLink>>;
+    try {
+      opened = await openLink(deps(log), request.params.token, 'obie');
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) {
+        const title =
+          error.kind === 'LINK_EXPIRED'
+            ? 'This link has expired'
+            : error.kind === 'MERCHANT_SUSPENDED'
+              ? 'This payment cannot go ahead'
+              : 'This link is not valid';
+        return page(reply, error.status, title, error.message);
+      }
+      log.warn({ err: error }, 'obie link could not be opened');
+      return page(
+        reply,
+        503,
+        'This page is not available right now',
+        'Your payment was not changed. Please try again in a moment.',
+      );
+    }
+    const { record } = opened;
+    const status = record.status.toLowerCase();
+    if (isTerminal(record.status)) {
+      return page(reply, 409, `This payment is ${status}`, 'There is nothing more to do with this link.');
+    }
+    if (record.status !== 'AUTHORIZING' || record.approvedAt) {
+      return notAwaiting(reply, status);
+    }
+    let bankUrl: string | null;
+    try {
+      bankUrl = await provider.authorizationUrl(record.id, services.clock.now());
+    } catch (error) {
+      log.warn({ err: error, paymentId: record.id }, 'obie authorization request failed');
+      return page(
+        reply,
+        502,
+        'The bank could not be reached',
+        'Your payment was not changed. Please try this link again in a moment.',
+      );
+    }
+    if (!bankUrl) return notAwaiting(reply, status);
+    return reply
+      .code(303)
+      .header('location', bankUrl)
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .send();
   });
 
   app.get('/providers/obie/callback', async (request, reply) => {
@@ -123,6 +181,15 @@ export async function obieRoutes(
     });
   });
 }
+
+/** Authorised already (or not at the bank yet): the link has nothing to do, and says so. */
+const notAwaiting = (reply: FastifyReply, status: string) =>
+  page(
+    reply,
+    409,
+    'This payment is not waiting for you',
+    `Its status is ${status}: there is nothing to authorise with this link.`,
+  );
 
 function page(reply: FastifyReply, status: number, title: string, text: string) {
   const html = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -15,10 +15,11 @@ export const newLinkProcedure = writeProcedure
       description:
         'For an unfinished payment whose customer lost the link or let it expire: a fresh link to the ' +
         'page the payment started with (the payment page for HOSTED_PAGES and EMBEDDED_HOSTED_PAGES: ' +
-        'valid 1 hour; the Mock bank for a mock API_ONLY payment: 30 minutes). Earlier links keep ' +
+        'valid 1 hour; the Mock bank for a mock API_ONLY payment, the bank sign-in link for an obie ' +
+        'API_ONLY payment: 30 minutes). Earlier links keep ' +
         'their own expiry; the payment does not change. A payment that is already COMPLETED, FAILED, ' +
-        "CANCELLED or EXPIRED answers 409 PAYMENT_FINISHED; one authorised on a real bank's own page " +
-        '(API_ONLY with another provider) answers 409 LINK_NOT_RENEWABLE.',
+        'CANCELLED or EXPIRED answers 409 PAYMENT_FINISHED; one whose link only its bank can issue ' +
+        '(API_ONLY with a provider other than mock and obie) answers 409 LINK_NOT_RENEWABLE.',
     },
     successStatus: 201,
     errors: paymentErrorResponses(401, 403, 404, [

@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest';
+import { redactedUrl } from '../../src/logger.ts';
+import { MASK, maskedBody, maskText } from '../../src/observability/masking.ts';
+
+/**
+ * The `obie` customer link (/providers/obie/authorize/<token>) is a bearer credential like the
+ * payment page's and the Mock bank's: neither the log lines nor the stored request log keep it.
+ */
+const TOKEN = 'a1B2c3.eyJwIjoicGF5XzEiLCJ1Ijoib2JpZSIsImUiOjE3NjR9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+
+describe('the obie customer link is never logged in clear', () => {
+  test('request log bodies: in a created payment, inside another URL (encoded), in free text', () => {
+    const link = `https://pay.example.com/providers/obie/authorize/${TOKEN}`;
+    const body = maskedBody(JSON.stringify({ data: { paymentId: 'pay_1', redirectUrl: link } })) ?? '';
+    expect(body).not.toContain(TOKEN);
+    expect(body).toContain(`/providers/obie/authorize/${MASK}`);
+    const encoded = maskText(`https://shop.example/?next=${encodeURIComponent(link)}`);
+    expect(encoded).not.toContain(TOKEN);
+    expect(encoded).toContain(`%2Fobie%2Fauthorize%2F${MASK}`);
+    expect(maskText(`see /providers/obie/authorize/${TOKEN} please`)).toBe(
+      `see /providers/obie/authorize/${MASK} please`,
+    );
+    // The callback and the notification routes carry no link token: left as they are.
+    expect(maskText('/providers/obie/callback?response=x')).toBe('/providers/obie/callback?response=x');
+  });
+
+  test('log lines: the request URL', () => {
+    expect(redactedUrl(`/providers/obie/authorize/${TOKEN}`)).toBe('/providers/obie/authorize/[redacted]');
+    expect(redactedUrl(`//Providers/Obie/Authorize/${TOKEN}?x=1`)).toBe(
+      '//Providers/Obie/Authorize/[redacted]?x=1',
+    );
+    expect(redactedUrl('/providers/obie/callback')).toBe('/providers/obie/callback');
+  });
+});
