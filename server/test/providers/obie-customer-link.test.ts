@@ -4,6 +4,7 @@ import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, ObieAuthorizationRequest, Payment } from '../../src/db/entities/index.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
+import { testConfig } from '../helpers/test-config.ts';
 import {
   created,
   paymentBody,
@@ -27,7 +28,11 @@ import {
  * real sandbox bank; "the bank's 60 s have passed" is its PAR rows aged in its own database (its
  * clock is the real one), our time moves with the test clock.
  */
-const { bank, bankDatabase, app, factories, orm, clock } = await obieWithSandboxBank({ stepMs: 200 });
+// Rate limits on (the defaults): the link is limited per client address like every customer page.
+const { bank, bankDatabase, app, factories, orm, clock } = await obieWithSandboxBank({
+  stepMs: 200,
+  config: { rateLimits: { ...testConfig().rateLimits, enabled: true } },
+});
 const merchant = await factories.createMerchant();
 await factories.approveProvider(merchant.organizationId, 'obie');
 const { headers } = merchant;
@@ -177,6 +182,34 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
       /not valid/,
     );
     expect(await snapshot(payment.paymentId)).toEqual(before);
+  });
+
+  test('one client address opening links beyond the pages budget: 429 page, the bank not asked', async () => {
+    const payment = await obiePayment();
+    const before = await snapshot(payment.paymentId);
+    const parsBefore = await liveParRequests();
+    const fromOneAddress = () =>
+      app.inject({
+        method: 'GET',
+        url: new URL(payment.redirectUrl ?? '').pathname,
+        headers: { accept: 'text/html' },
+        remoteAddress: '203.0.113.77',
+      });
+    const budget = testConfig().rateLimits.pages;
+    // Spend the address's budget with a forged link (no bank call), then the real one is refused.
+    for (let i = 0; i < budget; i++) {
+      const forged = await app.inject({
+        method: 'GET',
+        url: '/providers/obie/authorize/junk',
+        remoteAddress: '203.0.113.77',
+      });
+      expect(forged.statusCode).toBe(400);
+    }
+    const refused = await fromOneAddress();
+    expectPage(refused, 429, /Too many attempts/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await snapshot(payment.paymentId)).toEqual(before);
+    expect(await liveParRequests()).toBe(parsBefore);
   });
 
   test('an expired link: a clear page (410) saying how long links last, nothing changed', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, expect } from 'vitest';
 import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { startTestBank } from '../../../sandbox-bank/test/support/bank.ts';
+import type { Config } from '../../src/config.ts';
 import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
@@ -16,7 +17,7 @@ export const BANK_ID = 'obie-sandbox-bank';
  * a test app with an `obie` connection to it, stopped after the file. The app's scheduler only
  * records what it was asked to poll (nothing is queued): `polls`.
  */
-export async function obieWithSandboxBank(options: { stepMs: number }) {
+export async function obieWithSandboxBank(options: { stepMs: number; config?: Partial<Config> }) {
   const bankDatabase = await createTestDatabase();
   const bank = await startTestBank({
     databaseUrl: bankDatabase.url,
@@ -39,7 +40,7 @@ export async function obieWithSandboxBank(options: { stepMs: number }) {
     },
   };
   const testApp = await createTestApp({
-    config: { publicBaseUrl: PUBLIC_BASE_URL, obieConnections: connections },
+    config: { publicBaseUrl: PUBLIC_BASE_URL, obieConnections: connections, ...options.config },
     scheduler: pollRecorder,
   });
   return { bank, bankDatabase, connections, polls, pollRecorder, ...testApp };

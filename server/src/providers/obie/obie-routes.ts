@@ -1,5 +1,6 @@
 import { AppError, isTerminal, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
 import type { Logger } from '../../logger.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
@@ -8,6 +9,8 @@ import { loadPayment } from '../../payments/load-payment.ts';
 import type { PaymentsDeps } from '../../payments/payments-deps.ts';
 import { startPolling } from '../../payments/poll-provider.ts';
 import { refreshPayment } from '../../payments/refresh-payment.ts';
+import { rateLimitClient } from '../../rate-limits/client-address.ts';
+import { enforceRateLimit } from '../../rate-limits/rate-limits.ts';
 import type { ObieProvider } from './obie-provider.ts';
 
 /**
@@ -27,8 +30,9 @@ import type { ObieProvider } from './obie-provider.ts';
  *   accepted, 400 when its signature or audience is wrong.
  */
 /** What the routes need of the app's services (the app passes its own). */
-export type ObieRouteServices = Pick<PaymentsDeps, 'clock' | 'config' | 'providers' | 'scheduler'> & {
+export type ObieRouteServices = Pick<PaymentsDeps, 'clock' | 'providers' | 'scheduler'> & {
   orm: Orm;
+  config: PaymentsDeps['config'] & Pick<Config, 'rateLimits'>;
 };
 
 export async function obieRoutes(
@@ -51,15 +55,25 @@ export async function obieRoutes(
     const log = request.log as Logger;
     let opened: Awaited<ReturnType<typeof openLink>>;
     try {
+      // Per client address, as every customer page: each open makes a request at the bank.
+      await enforceRateLimit(
+        services.orm.em.fork(),
+        services.config.rateLimits,
+        (name, value) => reply.header(name, value),
+        'pages',
+        rateLimitClient(request.ip),
+      );
       opened = await openLink(deps(log), request.params.token, 'obie');
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
         const title =
           error.kind === 'LINK_EXPIRED'
             ? 'This link has expired'
-            : error.kind === 'MERCHANT_SUSPENDED'
-              ? 'This payment cannot go ahead'
-              : 'This link is not valid';
+            : error.kind === 'RATE_LIMITED'
+              ? 'Too many attempts'
+              : error.kind === 'MERCHANT_SUSPENDED'
+                ? 'This payment cannot go ahead'
+                : 'This link is not valid';
         return page(reply, error.status, title, error.message);
       }
       log.warn({ err: error }, 'obie link could not be opened');
