@@ -61,6 +61,8 @@ describe('search plans', () => {
       Number(match[1]),
     );
     expect(historyScans).toEqual([20]);
+    // And it skips the offset inside the (organization, mode, created_at, id) index.
+    expect(text).toContain('payment_org_mode_created_idx');
   });
 
   test('a reference or payee term, an id: the trigram GINs, the end-to-end btree and the key', async () => {

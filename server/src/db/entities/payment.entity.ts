@@ -58,9 +58,10 @@ export const Payment = defineEntity({
     version: p.integer().version(),
   },
   indexes: [
-    // The list: newest first per organization, id breaking ties so pages never overlap. Plain
-    // ascending columns: Postgres reads them backwards for `created_at desc, id desc`.
-    { name: 'payment_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
+    // The list: newest first per organization and mode (every list reads one mode), id breaking
+    // ties so pages never overlap. Plain ascending columns: Postgres reads them backwards for
+    // `created_at desc, id desc`.
+    { name: 'payment_org_mode_created_idx', properties: ['organization', 'mode', 'createdAt', 'id'] },
     { name: 'payment_org_status_created_idx', properties: ['organization', 'status', 'createdAt', 'id'] },
     { name: 'payment_org_provider_created_idx', properties: ['organization', 'provider', 'createdAt', 'id'] },
     // The sweeper's "what is overdue" and the list's per-organization catch-up.

@@ -26,6 +26,7 @@ import { Migration20261125180000_dashboard_mode_and_test_volumes } from './Migra
 import { Migration20261125183000_waiting_read_count } from './Migration20261125183000_waiting_read_count.ts';
 import { Migration20261125184000_audit_log_grants } from './Migration20261125184000_audit_log_grants.ts';
 import { Migration20261125200000_obie_authorization_requests } from './Migration20261125200000_obie_authorization_requests.ts';
+import { Migration20261125203000_payment_list_by_mode } from './Migration20261125203000_payment_list_by_mode.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -79,5 +80,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261125200000_obie_authorization_requests',
     class: Migration20261125200000_obie_authorization_requests,
+  },
+  {
+    name: 'Migration20261125203000_payment_list_by_mode',
+    class: Migration20261125203000_payment_list_by_mode,
   },
 ];
