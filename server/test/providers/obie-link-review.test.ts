@@ -1,0 +1,81 @@
+import { PAYMENT_LIFETIME_MS } from '@pis/shared';
+import pg from 'pg';
+import { afterAll, describe, expect, test } from 'vitest';
+import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
+import { ObieAuthorization, Payment } from '../../src/db/entities/index.ts';
+import { created, paymentBody, post, readPayment } from '../payments/payment-fixtures.ts';
+import { BANK_ID, CALLBACK, obieWithSandboxBank, openObieLink } from './obie-test-setup.ts';
+
+/**
+ * Security review of the obie customer link (review4): what a customer, or a stranger holding a
+ * link, can do with a bank request opened before the payment stopped waiting for them. The real
+ * sandbox bank, real Postgres.
+ */
+const { app, factories, orm, clock, bankDatabase } = await obieWithSandboxBank({ stepMs: 200 });
+const merchant = await factories.createMerchant();
+await factories.approveProvider(merchant.organizationId, 'obie');
+const { headers } = merchant;
+
+const obiePayment = (overrides: Record<string, unknown> = {}) =>
+  created(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID, ...overrides }));
+
+const bankDb = new pg.Pool({ connectionString: bankDatabase.url, max: 2, options: '-c search_path=sandbox_bank' });
+afterAll(() => bankDb.end());
+
+/** Payments the bank itself made for one of ours (its own database): money that moved. */
+const paymentsAtBank = async (paymentId: string) =>
+  (
+    await bankDb.query<{ id: string }>(
+      `select p.id from payments p join consents c on c.id = p.consent_id
+       where c.data->'Initiation'->>'InstructionIdentification' = $1`,
+      [paymentId.slice(0, 35)],
+    )
+  ).rows;
+
+const backAtCallback = (bankRedirect: string) => {
+  const url = new URL(bankRedirect);
+  return app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+};
+
+const statusOf = async (paymentId: string) =>
+  (await orm.em.fork().findOneOrFail(Payment, { id: paymentId })).status;
+
+describe('a bank request opened before the payment stopped waiting does not move money', () => {
+  test('cancelled by the merchant while the customer is at the bank: the approval is not submitted', async () => {
+    const payment = await obiePayment();
+    // The customer opens the link (a PAR request at the bank) ...
+    const atBank = await openObieLink(app, payment.redirectUrl);
+    // ... the merchant cancels meanwhile (our answer: CANCELLED, the customer was told nothing) ...
+    const cancelled = await post(app, headers, `/api/payments/${payment.paymentId}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+    // ... and the customer approves at the bank and comes back.
+    const back = await backAtCallback(await customerAt(atBank, CALLBACK, { action: 'approve' }));
+    expect(await paymentsAtBank(payment.paymentId)).toEqual([]);
+    expect(await statusOf(payment.paymentId)).toBe('CANCELLED');
+    const authorization = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    expect(authorization.bankPaymentId).toBeNull();
+    expect(back.statusCode).toBe(400);
+  });
+
+  test('expired (24 h) while the customer is at the bank: the approval is not submitted', async () => {
+    const payment = await obiePayment();
+    const atBank = await openObieLink(app, payment.redirectUrl);
+    clock.advance(PAYMENT_LIFETIME_MS + 1_000);
+    expect((await readPayment(app, headers, payment.paymentId)).status).toBe('EXPIRED');
+    const back = await backAtCallback(await customerAt(atBank, CALLBACK, { action: 'approve' }));
+    expect(await paymentsAtBank(payment.paymentId)).toEqual([]);
+    expect(await statusOf(payment.paymentId)).toBe('EXPIRED');
+    expect(back.statusCode).toBe(400);
+  });
+
+  test('a payment whose customer already came back cannot be cancelled (the bank has it)', async () => {
+    const payment = await obiePayment();
+    const back = await backAtCallback(
+      await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, { action: 'approve' }),
+    );
+    expect(back.statusCode).toBe(200);
+    const cancel = await post(app, headers, `/api/payments/${payment.paymentId}/cancel`);
+    expect(cancel.statusCode).toBe(409);
+    expect(await paymentsAtBank(payment.paymentId)).toHaveLength(1);
+  });
+});
