@@ -2,7 +2,7 @@ import { PAYMENT_LIFETIME_MS } from '@pis/shared';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
-import { ObieAuthorization, Payment } from '../../src/db/entities/index.ts';
+import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
 import { created, paymentBody, post, readPayment } from '../payments/payment-fixtures.ts';
 import { BANK_ID, CALLBACK, obieWithSandboxBank, openObieLink } from './obie-test-setup.ts';
 
@@ -19,7 +19,11 @@ const { headers } = merchant;
 const obiePayment = (overrides: Record<string, unknown> = {}) =>
   created(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID, ...overrides }));
 
-const bankDb = new pg.Pool({ connectionString: bankDatabase.url, max: 2, options: '-c search_path=sandbox_bank' });
+const bankDb = new pg.Pool({
+  connectionString: bankDatabase.url,
+  max: 2,
+  options: '-c search_path=sandbox_bank',
+});
 afterAll(() => bankDb.end());
 
 /** Payments the bank itself made for one of ours (its own database): money that moved. */
@@ -52,7 +56,9 @@ describe('a bank request opened before the payment stopped waiting does not move
     const back = await backAtCallback(await customerAt(atBank, CALLBACK, { action: 'approve' }));
     expect(await paymentsAtBank(payment.paymentId)).toEqual([]);
     expect(await statusOf(payment.paymentId)).toBe('CANCELLED');
-    const authorization = await orm.em.fork().findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
+    const authorization = await orm.em
+      .fork()
+      .findOneOrFail(ObieAuthorization, { paymentId: payment.paymentId });
     expect(authorization.bankPaymentId).toBeNull();
     expect(back.statusCode).toBe(400);
   });
@@ -77,5 +83,21 @@ describe('a bank request opened before the payment stopped waiting does not move
     const cancel = await post(app, headers, `/api/payments/${payment.paymentId}/cancel`);
     expect(cancel.statusCode).toBe(409);
     expect(await paymentsAtBank(payment.paymentId)).toHaveLength(1);
+  });
+
+  test('a cancel in flight (its claim taken, the bank not yet told) and the customer back: not submitted', async () => {
+    const payment = await obiePayment();
+    const atBank = await openObieLink(app, payment.redirectUrl);
+    // The cancel has claimed the payment and passed the adapter's check; its answer is not applied yet.
+    await orm.em.fork().insert(ProviderClaim, {
+      payment: payment.paymentId,
+      claimId: 'review4-cancel',
+      action: 'cancel',
+      bankId: null,
+      claimedAt: clock.now(),
+    });
+    const back = await backAtCallback(await customerAt(atBank, CALLBACK, { action: 'approve' }));
+    expect(await paymentsAtBank(payment.paymentId)).toEqual([]);
+    expect(back.statusCode).toBe(400);
   });
 });

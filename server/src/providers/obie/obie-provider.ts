@@ -1,6 +1,7 @@
 import {
   AppError,
   catchUp,
+  isTerminal,
   OBIE_PROVIDER,
   type ObieFacts,
   type PaymentRecord,
@@ -9,7 +10,7 @@ import {
 import { decodeJwt } from 'jose';
 import { AuthorizationResponseError } from 'openid-client';
 import { type ObieConnectionConfig, readObieClient } from '../../config.ts';
-import { ObieAuthorization, ObieAuthorizationRequest } from '../../db/entities/index.ts';
+import { ObieAuthorization, ObieAuthorizationRequest, ProviderClaim } from '../../db/entities/index.ts';
 import type { Orm } from '../../db/orm.ts';
 import { customerLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
@@ -180,7 +181,10 @@ export function createObieProvider(
       // OB v4.0 domestic payments have no consent revocation: an unused consent simply expires at
       // the bank. A payment already submitted to the bank cannot be called back.
       const authorization = await authorizationOf(payment.id);
-      if (authorization?.bankPaymentId) {
+      // callbackAt: the customer came back approved and the payment is being submitted (or was).
+      // The callback checks for this cancel's claim after taking callbackAt, so one of the two
+      // always sees the other: never a cancel answered while the bank makes the payment.
+      if (authorization?.bankPaymentId || authorization?.callbackAt) {
         throw new AppError('PAYMENT_NOT_CANCELLABLE', 'The payment was already submitted to the bank');
       }
     },
@@ -229,7 +233,25 @@ export function createObieProvider(
         { callbackAt: now },
       );
       if (taken === 0) return { kind: 'refused', reason: 'this authorization was already used' };
+      // A request opened before a cancel or the 24 h expiry is still good at the bank: the
+      // payment must still wait for the customer, or the bank moves money we answered as
+      // CANCELLED/EXPIRED. The cancel's claim is read before the payment (see cancelPayment).
+      const cancelling = await em.count(ProviderClaim, {
+        payment: authorization.paymentId,
+        action: 'cancel',
+      });
       const record = await loadRecordForSubmit(orm, authorization.paymentId);
+      if (
+        cancelling > 0 ||
+        isTerminal(record.status) ||
+        (!record.approvedAt && now.getTime() >= record.expiresAt.getTime())
+      ) {
+        logger.warn(
+          { paymentId: record.id, status: record.status },
+          'obie callback for a payment no longer waiting',
+        );
+        return { kind: 'refused', reason: 'the payment no longer waits for the customer' };
+      }
       const submitted = await submitWithRetry(bank, accessToken, record, authorization.consentId);
       await em.nativeUpdate(
         ObieAuthorization,
