@@ -101,3 +101,28 @@ describe('a bank request opened before the payment stopped waiting does not move
     expect(back.statusCode).toBe(400);
   });
 });
+
+describe('a suspended merchant', () => {
+  test('suspended while the customer is at the bank: the approval is not submitted', async () => {
+    const payment = await obiePayment();
+    const atBank = await openObieLink(app, payment.redirectUrl);
+    await factories.setActive(merchant.organizationId, false);
+    try {
+      const back = await backAtCallback(await customerAt(atBank, CALLBACK, { action: 'approve' }));
+      expect(await paymentsAtBank(payment.paymentId)).toEqual([]);
+      expect(back.statusCode).toBe(400);
+    } finally {
+      await factories.setActive(merchant.organizationId, true);
+    }
+  });
+});
+
+describe('the link spelled with percent-escapes', () => {
+  test('opens the link as well (so its log line must be masked too: obie-link-log-review.test.ts)', async () => {
+    const payment = await obiePayment();
+    const path = new URL(payment.redirectUrl ?? '').pathname.replace('/authorize/', '/%61uthorize/');
+    const opened = await app.inject({ method: 'GET', url: path });
+    expect(opened.statusCode).toBe(303);
+    expect(new URL(String(opened.headers.location)).searchParams.get('request_uri')).toMatch(/^urn:/);
+  });
+});
