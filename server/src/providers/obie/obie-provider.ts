@@ -15,6 +15,7 @@ import type { Orm } from '../../db/orm.ts';
 import { customerLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
+import { organizationView } from '../../payments/organization-view.ts';
 import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
 import { type ApiAnswer, BankApiError, connectObie, type ObieConnection } from './obie-connection.ts';
@@ -233,9 +234,9 @@ export function createObieProvider(
         { callbackAt: now },
       );
       if (taken === 0) return { kind: 'refused', reason: 'this authorization was already used' };
-      // A request opened before a cancel or the 24 h expiry is still good at the bank: the
-      // payment must still wait for the customer, or the bank moves money we answered as
-      // CANCELLED/EXPIRED. The cancel's claim is read before the payment (see cancelPayment).
+      // A request opened before a cancel, the 24 h expiry or a suspension is still good at the
+      // bank: the payment must still wait for the customer, or the bank moves money we answered
+      // as CANCELLED/EXPIRED. The cancel's claim is read before the payment (see cancelPayment).
       const cancelling = await em.count(ProviderClaim, {
         payment: authorization.paymentId,
         action: 'cancel',
@@ -244,7 +245,10 @@ export function createObieProvider(
       if (
         cancelling > 0 ||
         isTerminal(record.status) ||
-        (!record.approvedAt && now.getTime() >= record.expiresAt.getTime())
+        (!record.approvedAt && now.getTime() >= record.expiresAt.getTime()) ||
+        // A suspended merchant's customers cannot act on its payments (open-link.ts): not even
+        // one who was already at the bank when the operator stopped it.
+        !(await organizationView(orm.em, record.organizationId)).active
       ) {
         logger.warn(
           { paymentId: record.id, status: record.status },
