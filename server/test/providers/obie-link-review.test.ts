@@ -36,6 +36,15 @@ const paymentsAtBank = async (paymentId: string) =>
     )
   ).rows;
 
+/** PAR requests the bank still holds. */
+const liveParRequests = async () =>
+  (
+    await bankDb.query<{ n: number }>(
+      `select count(*)::int as n from oidc_payloads
+       where type = 'PushedAuthorizationRequest' and (expires_at is null or expires_at > now())`,
+    )
+  ).rows[0]?.n;
+
 const backAtCallback = (bankRedirect: string) => {
   const url = new URL(bankRedirect);
   return app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
@@ -124,5 +133,27 @@ describe('the link spelled with percent-escapes', () => {
     const opened = await app.inject({ method: 'GET', url: path });
     expect(opened.statusCode).toBe(303);
     expect(new URL(String(opened.headers.location)).searchParams.get('request_uri')).toMatch(/^urn:/);
+  });
+});
+
+describe('one link opened from many addresses', () => {
+  test('makes at most 10 requests at the bank a minute (the per-address limit alone does not bound it)', async () => {
+    const payment = await obiePayment();
+    const path = new URL(payment.redirectUrl ?? '').pathname;
+    // Rate limits are off in this file, as for a link spread over many addresses: each under its
+    // own per-address budget.
+    for (let open = 0; open < 10; open++) {
+      const opened = await app.inject({ method: 'GET', url: path, remoteAddress: `198.51.100.${open + 1}` });
+      expect(opened.statusCode).toBe(303);
+    }
+    const parsBefore = await liveParRequests();
+    const refused = await app.inject({ method: 'GET', url: path, remoteAddress: '198.51.100.200' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['content-type']).toContain('text/html');
+    expect(refused.headers.location).toBeUndefined();
+    expect(await liveParRequests()).toBe(parsBefore);
+    // A minute later the link works again.
+    clock.advance(61_000);
+    await openObieLink(app, payment.redirectUrl);
   });
 });
