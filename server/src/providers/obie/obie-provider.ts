@@ -45,6 +45,8 @@ export interface ObieProvider extends PaymentProvider {
 
 /** Authorization requests kept per payment: a link opened over and over keeps only its latest. */
 const OPEN_REQUESTS_KEPT = 10;
+/** At most OPEN_REQUESTS_KEPT opens of one payment's link in this window, from any addresses. */
+const OPENS_WINDOW_MS = 60_000;
 
 const step =
   (facts: ObieFacts): StatusUpdate =>
@@ -148,6 +150,18 @@ export function createObieProvider(
     async authorizationUrl(paymentId, now) {
       const authorization = await authorizationOf(paymentId);
       if (!authorization || authorization.callbackAt) return null;
+      // The per-address limit does not bound a link spread over many addresses: each open is a
+      // signed call to the bank and a request it holds. No customer opens a link this often.
+      const recent = await orm.em.fork().count(ObieAuthorizationRequest, {
+        paymentId,
+        createdAt: { $gt: new Date(now.getTime() - OPENS_WINDOW_MS) },
+      });
+      if (recent >= OPEN_REQUESTS_KEPT) {
+        throw new AppError(
+          'RATE_LIMITED',
+          'This link was opened too many times in the last minute. Please try again in a minute.',
+        );
+      }
       const request = await (await connection(authorization.bankId)).authorizationRequest(
         authorization.consentId,
       );
