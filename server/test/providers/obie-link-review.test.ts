@@ -112,6 +112,21 @@ describe('a bank request opened before the payment stopped waiting does not move
 });
 
 describe('a suspended merchant', () => {
+  test('its link is refused (403 page) before the bank is asked', async () => {
+    const payment = await obiePayment();
+    const parsBefore = await liveParRequests();
+    await factories.setActive(merchant.organizationId, false);
+    try {
+      const opened = await app.inject({ method: 'GET', url: new URL(payment.redirectUrl ?? '').pathname });
+      expect(opened.statusCode).toBe(403);
+      expect(opened.headers.location).toBeUndefined();
+      expect(opened.body).toMatch(/This payment cannot go ahead/);
+      expect(await liveParRequests()).toBe(parsBefore);
+    } finally {
+      await factories.setActive(merchant.organizationId, true);
+    }
+  });
+
   test('suspended while the customer is at the bank: the approval is not submitted', async () => {
     const payment = await obiePayment();
     const atBank = await openObieLink(app, payment.redirectUrl);
@@ -155,5 +170,25 @@ describe('one link opened from many addresses', () => {
     // A minute later the link works again.
     clock.advance(61_000);
     await openObieLink(app, payment.redirectUrl);
+  });
+});
+
+describe('the migration to obie_authorization_request during a rolling deploy', () => {
+  // NOT FIXED (described in the review): docs/operations.md runs migrations first and keeps the
+  // old build serving until replaced, so migrations must be additive; this one drops the old
+  // build's columns. `test.fails`: passes while the finding stands, fails once it is fixed.
+  test.fails('the previous build’s writes and reads of obie_authorization still work on the new schema', async () => {
+    const connection = orm.em.getConnection();
+    // What the previous build's startPayment wrote (ObieAuthorization with its request) ...
+    await connection.execute(
+      `insert into "obie_authorization" ("payment_id", "bank_id", "consent_id", "state", "nonce", "code_verifier", "callback_at", "bank_payment_id", "created_at")
+       values ('pay_review4_old', ?, 'consent-old', 'state-old', 'nonce-old', 'verifier-old', null, null, now())`,
+      [BANK_ID],
+    );
+    // ... and how its callback found the payment.
+    const found = await connection.execute(
+      `select "payment_id" from "obie_authorization" where "state" = 'state-old'`,
+    );
+    expect(found).toHaveLength(1);
   });
 });
