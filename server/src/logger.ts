@@ -37,10 +37,15 @@ const TOKEN_IN_JSON = /("token"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 export function redactedUrl(url: string): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
-  const redactedPath = path.replace(
+  let redactedPath = path.replace(
     TOKEN_IN_PATH,
     (_match, slashes: string, page: string) => `${slashes}${page}/${REDACTED}`,
   );
+  // The router decodes percent-escapes before matching: `/providers/obie/%61uthorize/<token>`
+  // opens the link too. A path that is a customer page only once decoded loses all after the page.
+  const decodedPath = redactedPath === path ? decodePathOrUndefined(path) : undefined;
+  const page = decodedPath === undefined ? null : TOKEN_IN_PATH.exec(decodedPath);
+  if (page) redactedPath = `${page[1]}${page[2]}/${REDACTED}`;
   if (queryStart === -1) return redactedPath;
   const parameters = url
     .slice(queryStart + 1)
@@ -55,6 +60,14 @@ export function redactedUrl(url: string): string {
     });
   return `${redactedPath}?${parameters.join('&')}`;
 }
+
+const decodePathOrUndefined = (path: string): string | undefined => {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+};
 
 const decodeOrUndefined = (text: string): string | undefined => {
   try {

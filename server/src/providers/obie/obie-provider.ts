@@ -1,6 +1,7 @@
 import {
   AppError,
   catchUp,
+  isTerminal,
   OBIE_PROVIDER,
   type ObieFacts,
   type PaymentRecord,
@@ -9,11 +10,12 @@ import {
 import { decodeJwt } from 'jose';
 import { AuthorizationResponseError } from 'openid-client';
 import { type ObieConnectionConfig, readObieClient } from '../../config.ts';
-import { ObieAuthorization, ObieAuthorizationRequest } from '../../db/entities/index.ts';
+import { ObieAuthorization, ObieAuthorizationRequest, ProviderClaim } from '../../db/entities/index.ts';
 import type { Orm } from '../../db/orm.ts';
 import { customerLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
+import { organizationView } from '../../payments/organization-view.ts';
 import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
 import { type ApiAnswer, BankApiError, connectObie, type ObieConnection } from './obie-connection.ts';
@@ -43,6 +45,8 @@ export interface ObieProvider extends PaymentProvider {
 
 /** Authorization requests kept per payment: a link opened over and over keeps only its latest. */
 const OPEN_REQUESTS_KEPT = 10;
+/** At most OPEN_REQUESTS_KEPT opens of one payment's link in this window, from any addresses. */
+const OPENS_WINDOW_MS = 60_000;
 
 const step =
   (facts: ObieFacts): StatusUpdate =>
@@ -146,6 +150,18 @@ export function createObieProvider(
     async authorizationUrl(paymentId, now) {
       const authorization = await authorizationOf(paymentId);
       if (!authorization || authorization.callbackAt) return null;
+      // The per-address limit does not bound a link spread over many addresses: each open is a
+      // signed call to the bank and a request it holds. No customer opens a link this often.
+      const recent = await orm.em.fork().count(ObieAuthorizationRequest, {
+        paymentId,
+        createdAt: { $gt: new Date(now.getTime() - OPENS_WINDOW_MS) },
+      });
+      if (recent >= OPEN_REQUESTS_KEPT) {
+        throw new AppError(
+          'RATE_LIMITED',
+          'This link was opened too many times in the last minute. Please try again in a minute.',
+        );
+      }
       const request = await (await connection(authorization.bankId)).authorizationRequest(
         authorization.consentId,
       );
@@ -180,7 +196,10 @@ export function createObieProvider(
       // OB v4.0 domestic payments have no consent revocation: an unused consent simply expires at
       // the bank. A payment already submitted to the bank cannot be called back.
       const authorization = await authorizationOf(payment.id);
-      if (authorization?.bankPaymentId) {
+      // callbackAt: the customer came back approved and the payment is being submitted (or was).
+      // The callback checks for this cancel's claim after taking callbackAt, so one of the two
+      // always sees the other: never a cancel answered while the bank makes the payment.
+      if (authorization?.bankPaymentId || authorization?.callbackAt) {
         throw new AppError('PAYMENT_NOT_CANCELLABLE', 'The payment was already submitted to the bank');
       }
     },
@@ -229,7 +248,28 @@ export function createObieProvider(
         { callbackAt: now },
       );
       if (taken === 0) return { kind: 'refused', reason: 'this authorization was already used' };
+      // A request opened before a cancel, the 24 h expiry or a suspension is still good at the
+      // bank: the payment must still wait for the customer, or the bank moves money we answered
+      // as CANCELLED/EXPIRED. The cancel's claim is read before the payment (see cancelPayment).
+      const cancelling = await em.count(ProviderClaim, {
+        payment: authorization.paymentId,
+        action: 'cancel',
+      });
       const record = await loadRecordForSubmit(orm, authorization.paymentId);
+      if (
+        cancelling > 0 ||
+        isTerminal(record.status) ||
+        (!record.approvedAt && now.getTime() >= record.expiresAt.getTime()) ||
+        // A suspended merchant's customers cannot act on its payments (open-link.ts): not even
+        // one who was already at the bank when the operator stopped it.
+        !(await organizationView(orm.em, record.organizationId)).active
+      ) {
+        logger.warn(
+          { paymentId: record.id, status: record.status },
+          'obie callback for a payment no longer waiting',
+        );
+        return { kind: 'refused', reason: 'the payment no longer waits for the customer' };
+      }
       const submitted = await submitWithRetry(bank, accessToken, record, authorization.consentId);
       await em.nativeUpdate(
         ObieAuthorization,

@@ -96,6 +96,10 @@ export async function obieRoutes(
     try {
       bankUrl = await provider.authorizationUrl(record.id, services.clock.now());
     } catch (error) {
+      if (error instanceof AppError && error.kind === 'RATE_LIMITED') {
+        reply.header('retry-after', '60');
+        return page(reply, error.status, 'Too many attempts', error.message);
+      }
       log.warn({ err: error, paymentId: record.id }, 'obie authorization request failed');
       return page(
         reply,
