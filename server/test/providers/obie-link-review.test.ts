@@ -1,6 +1,7 @@
 import { PAYMENT_LIFETIME_MS } from '@pis/shared';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
+import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
 import { created, paymentBody, post, readPayment } from '../payments/payment-fixtures.ts';
@@ -174,10 +175,10 @@ describe('one link opened from many addresses', () => {
 });
 
 describe('the migration to obie_authorization_request during a rolling deploy', () => {
-  // NOT FIXED (described in the review): docs/operations.md runs migrations first and keeps the
-  // old build serving until replaced, so migrations must be additive; this one drops the old
-  // build's columns. `test.fails`: passes while the finding stands, fails once it is fixed.
-  test.fails('the previous build’s writes and reads of obie_authorization still work on the new schema', async () => {
+  // docs/operations.md runs migrations first and keeps the previous build serving until it is
+  // replaced: the migration keeps the previous build's columns (nullable), and this build finds
+  // a request the previous one made there.
+  test('the previous build’s writes and reads of obie_authorization still work on the new schema', async () => {
     const connection = orm.em.getConnection();
     // What the previous build's startPayment wrote (ObieAuthorization with its request) ...
     await connection.execute(
@@ -190,5 +191,26 @@ describe('the migration to obie_authorization_request during a rolling deploy', 
       `select "payment_id" from "obie_authorization" where "state" = 'state-old'`,
     );
     expect(found).toHaveLength(1);
+  });
+
+  test('a customer sent to the bank by the previous build comes back to this one: COMPLETED', async () => {
+    const payment = await obiePayment();
+    const atBank = await openObieLink(app, payment.redirectUrl);
+    // Made as the previous build made it: the request on obie_authorization itself.
+    const connection = orm.em.getConnection();
+    await connection.execute(
+      `update obie_authorization a set state = r.state, nonce = r.nonce, code_verifier = r.code_verifier
+        from obie_authorization_request r where r.payment_id = a.payment_id and a.payment_id = ?`,
+      [payment.paymentId],
+    );
+    await connection.execute('delete from obie_authorization_request where payment_id = ?', [
+      payment.paymentId,
+    ]);
+    const back = await backAtCallback(await customerAt(atBank, CALLBACK, { action: 'approve' }));
+    expect(back.statusCode).toBe(200);
+    await until(async () => {
+      await post(app, headers, `/api/payments/${payment.paymentId}/sync`);
+      return (await readPayment(app, headers, payment.paymentId)).status === 'COMPLETED';
+    });
   });
 });

@@ -220,7 +220,8 @@ export function createObieProvider(
       }
       if (typeof state !== 'string') return { kind: 'refused', reason: 'no response from the bank' };
       const em = orm.em.fork();
-      const request = await em.findOne(ObieAuthorizationRequest, { state });
+      const request =
+        (await em.findOne(ObieAuthorizationRequest, { state })) ?? (await previousBuildRequest(em, state));
       const authorization =
         request && (await em.findOne(ObieAuthorization, { paymentId: request.paymentId }));
       if (!request || !authorization) return { kind: 'refused', reason: 'unknown authorization' };
@@ -361,4 +362,23 @@ async function submitWithRetry(
       if (!(error instanceof ProviderOutcomeUnknownError) || attempt >= 3) throw error;
     }
   }
+}
+
+/**
+ * A request the previous build made during a rolling deploy: it kept the one request of a
+ * payment on `obie_authorization` itself (Migration20261125200000_obie_authorization_requests
+ * keeps those columns until a later release drops them, and this lookup with them).
+ */
+async function previousBuildRequest(
+  em: ReturnType<Orm['em']['fork']>,
+  state: string,
+): Promise<Pick<ObieAuthorizationRequest, 'paymentId' | 'nonce' | 'codeVerifier'> | null> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ paymentId: string; nonce: string; codeVerifier: string }[]>(
+      `select payment_id as "paymentId", nonce, code_verifier as "codeVerifier" from obie_authorization
+      where state = ? and callback_at is null`,
+      [state],
+    );
+  return row ?? null;
 }
