@@ -32,7 +32,8 @@ export const TwoStepSettings = () => {
       </p>
       {result.state === 'loading' ? <LoadingStatus label="Loading two-step verification…" /> : null}
       {result.state === 'failed' ? <LoadProblem error={result.error} onRetry={reload} /> : null}
-      {recoveryCodes ? <RecoveryCodes {...recoveryCodes} /> : null}
+      {/* Keyed by the set: a new set is a new notice, and focus moves to it again. */}
+      {recoveryCodes ? <RecoveryCodes key={recoveryCodes.codes[0]} {...recoveryCodes} /> : null}
       <p role="status">{notice}</p>
       {result.state === 'ready' && !result.data.enabled ? (
         <>
@@ -270,7 +271,7 @@ const ReauthForm = ({
       onDone(null);
     }
   };
-  const title = change === 'new-codes' ? 'New recovery codes' : 'Turn off two-step verification';
+  const title = change === 'new-codes' ? 'Make new recovery codes' : 'Turn off two-step';
   return (
     <form onSubmit={submit} noValidate aria-labelledby="two-step-change-heading">
       <h3 id="two-step-change-heading">{title}</h3>
