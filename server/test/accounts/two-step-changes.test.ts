@@ -1,10 +1,10 @@
 import type { DashboardSession } from '@pis/shared';
-import { generate } from 'otplib';
 import { describe, expect, test } from 'vitest';
 import type { MailMessage, MailOutbox, MailPurpose } from '../../src/mail/mail-message.ts';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { capturedLogger } from '../helpers/log-capture.ts';
 import { createTestApp } from '../helpers/test-app.ts';
+import { appCode, type Challenge, signUpWithTwoStep } from './two-step-steps.ts';
 
 /**
  * Two-step verification, once on: new recovery codes and turning it off, each after the
@@ -21,8 +21,7 @@ const { app, clock, orm } = await createTestApp({ mail: outbox, logger: log.logg
 
 let addresses = 0;
 const browser = () => new DashboardBrowser(app, `198.18.2.${++addresses}`);
-const epoch = () => Math.floor(clock.now().getTime() / 1000);
-const codeFor = (secret: string) => generate({ secret, epoch: epoch() });
+const codeFor = (secret: string) => appCode(clock, secret);
 /** The next time step's code: the one of the current step was spent by the last success. */
 const nextCode = (secret: string) => {
   clock.advance(30_000);
@@ -34,19 +33,11 @@ interface Status {
   requiredByOrganization: boolean;
   recoveryCodesLeft: number;
 }
-interface Challenge {
-  twoStepRequired: true;
-  challenge: string;
-}
 
 async function withTwoStep() {
   const b = browser();
-  const session = await b.signUp();
-  const setup = data<{ setupKey: string }>(await b.mutation('account.beginTwoStep'));
-  const enabled = data<{ recoveryCodes: string[] }>(
-    await b.mutation('account.confirmTwoStep', { code: await codeFor(setup.setupKey) }),
-  );
-  return { b, session, secret: setup.setupKey, recoveryCodes: enabled.recoveryCodes };
+  const { session, setup, recoveryCodes } = await signUpWithTwoStep(b, clock);
+  return { b, session, secret: setup.setupKey, recoveryCodes };
 }
 
 /** A sign-in from a fresh browser with this code after the password: the answer. */
