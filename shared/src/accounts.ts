@@ -65,6 +65,16 @@ export const TwoStepEnabled = z.object({
   recoveryCodes: z.array(z.string()),
 });
 export const RequireTwoStepInput = z.object({ required: z.boolean() });
+/**
+ * Turning two-step off and new recovery codes: the current password and a current code (from
+ * the app or a recovery code), so neither a stolen session nor a stolen password alone does it.
+ */
+export const TwoStepReauthInput = z.object({ password: z.string().max(1024), code: TwoStepCode });
+export const RecoveryCodesRegenerated = z.object({
+  /** Ten new single-use codes, shown this once; every earlier code stopped working. */
+  recoveryCodes: z.array(z.string()),
+});
+export const TwoStepTurnedOff = z.object({ enabled: z.literal(false) });
 
 // Team members and roles (issue 24 item 5).
 export const TEAM_ROLE_VALUES = ['owner', 'developer', 'support', 'viewer'] as const;

@@ -85,6 +85,12 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'Dashboard only: the API key is already revoked',
   },
+  TWO_STEP_REQUIRED_BY_ORGANIZATION: {
+    status: 403,
+    publicCode: true,
+    description:
+      "Dashboard only: two-step verification cannot be turned off while the member's organization requires it",
+  },
   BANK_NOT_CHOSEN: {
     status: 409,
     publicCode: true,

@@ -125,9 +125,10 @@ const wrongPassword = (field: string) =>
 
 /**
  * Re-authentication for a change on a signed-in session: the current password, throttled like
- * a sign-in (a stolen session must not become a password oracle).
+ * a sign-in (a stolen session must not become a password oracle). Two-step's changes use it
+ * too, before their code (two-step.ts).
  */
-async function reauthenticate(
+export async function reauthenticate(
   deps: AccountDeps,
   client: AccountClient,
   session: ActiveSession,

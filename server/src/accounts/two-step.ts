@@ -4,6 +4,11 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import type { Clock } from '../clock.ts';
 import { DashboardUser, Organization } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
+import { twoStepChangedMail } from '../mail/templates.ts';
+import type { AccountDeps } from './account-deps.ts';
+import { reauthenticate } from './account-lifecycle.ts';
+import type { ActiveSession } from './sessions.ts';
+import type { AccountClient } from './sign-in-throttle.ts';
 
 /**
  * Two-step sign-in with TOTP (RFC 6238 through otplib: SHA-1, 6 digits, 30 s, what every
@@ -39,6 +44,9 @@ function newRecoveryCode(): string {
 }
 /** How a typed recovery code is compared: lower case, without dashes or spaces. */
 const recoveryKey = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+const newRecoveryCodes = () => Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+const recoveryHashes = (codes: string[]) => codes.map((recovery) => sha256(recoveryKey(recovery)));
 
 /** Starts (or restarts) setup: a new pending secret, the setup key and the QR code's URI. */
 export async function beginTwoStep(em: EntityManager, userId: string) {
@@ -86,12 +94,12 @@ export async function confirmTwoStep(em: EntityManager, userId: string, code: st
   }
   const step = await matchedStep(user.totpPendingSecret, code, clock, null);
   if (step === undefined) throw wrongCode();
-  const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  const recoveryCodes = newRecoveryCodes();
   user.totpSecret = user.totpPendingSecret;
   user.totpPendingSecret = null;
   user.totpEnabledAt = clock.now();
   user.totpLastStep = step;
-  user.totpRecoveryHashes = recoveryCodes.map((recovery) => sha256(recoveryKey(recovery)));
+  user.totpRecoveryHashes = recoveryHashes(recoveryCodes);
   await fork.flush();
   return { enabled: true as const, recoveryCodes };
 }
@@ -158,4 +166,106 @@ export async function setTwoStepRequired(
   }
   await fork.nativeUpdate(Organization, { id: session.organizationId }, { requireTwoStep: required });
   return twoStepStatus(em, session.userId);
+}
+
+const notOn = () => new AppError('FORBIDDEN', 'Two-step verification is not on for this account');
+const requiredByOrganization = () =>
+  new AppError(
+    'TWO_STEP_REQUIRED_BY_ORGANIZATION',
+    'Your organization requires two-step verification for every member: it cannot be turned off. An owner can stop requiring it first.',
+  );
+
+/**
+ * Both changes below prove both factors again: the current password (throttled like every
+ * re-authentication, VALIDATION_FAILED on `password`), then a current code from the app or a
+ * recovery code (spent by `spendTwoStepCode`: a TOTP code is not accepted twice, a recovery code
+ * is gone; VALIDATION_FAILED on `code`). A wrong one changes nothing. The password is checked
+ * first, so a wrong password never spends a code.
+ */
+async function reauthenticateBoth(
+  deps: AccountDeps,
+  client: AccountClient,
+  session: ActiveSession,
+  input: { password: string; code: string },
+) {
+  await reauthenticate(deps, client, session, input.password, 'password');
+  await spendTwoStepCode(deps.em, session.userId, input.code, deps.clock);
+}
+
+/**
+ * "New recovery codes": ten new codes replace every old one in one UPDATE (an old code stops
+ * working at once), shown once like the first set; the address is told.
+ */
+export async function regenerateRecoveryCodes(
+  deps: AccountDeps,
+  client: AccountClient,
+  session: ActiveSession,
+  input: { password: string; code: string },
+) {
+  if (!(await twoStepStatus(deps.em, session.userId)).enabled) throw notOn();
+  await reauthenticateBoth(deps, client, session, input);
+  const recoveryCodes = newRecoveryCodes();
+  const replaced = await deps.em
+    .fork()
+    .getConnection()
+    .execute(
+      `update dashboard_user set totp_recovery_hashes = ?::jsonb
+        where id = ? and totp_enabled_at is not null returning id`,
+      [JSON.stringify(recoveryHashes(recoveryCodes)), session.userId],
+    );
+  // Turned off by another of the user's sessions meanwhile: these codes would open nothing.
+  if (replaced.length !== 1) throw notOn();
+  await deps.mail.queue(
+    'two-step-changed',
+    twoStepChangedMail({
+      to: session.email,
+      organizationName: session.organization.name,
+      change: 'new-recovery-codes',
+    }),
+  );
+  return { recoveryCodes };
+}
+
+/**
+ * "Turn off": the secret, its replay step and the recovery codes are forgotten, so sign-in asks
+ * only for the password and a later set-up starts from a new secret. Refused while the
+ * organization requires two-step of every member; the rule is checked again in the UPDATE
+ * itself, so an owner requiring it at the same moment cannot be raced past. Other sessions of
+ * the user stay signed in (as GitHub and Stripe do; docs/decisions/045): the change weakens only
+ * future sign-ins, the mail tells the address, and "Sign out everywhere" is one click away.
+ */
+export async function turnOffTwoStep(
+  deps: AccountDeps,
+  client: AccountClient,
+  session: ActiveSession,
+  input: { password: string; code: string },
+) {
+  const state = await twoStepStatus(deps.em, session.userId);
+  if (!state.enabled) throw notOn();
+  if (state.requiredByOrganization) throw requiredByOrganization();
+  await reauthenticateBoth(deps, client, session, input);
+  const cleared = await deps.em
+    .fork()
+    .getConnection()
+    .execute(
+      `update dashboard_user u set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null,
+          totp_last_step = null, totp_recovery_hashes = null
+        where u.id = ? and u.totp_enabled_at is not null
+          and not exists (select 1 from organization o where o.id = u.organization_id and o.require_two_step)
+        returning u.id`,
+      [session.userId],
+    );
+  if (cleared.length !== 1) {
+    if ((await twoStepStatus(deps.em, session.userId)).requiredByOrganization) throw requiredByOrganization();
+    throw notOn();
+  }
+  await deps.mail.queue(
+    'two-step-changed',
+    twoStepChangedMail({
+      to: session.email,
+      organizationName: session.organization.name,
+      change: 'turned-off',
+    }),
+  );
+  return { enabled: false as const };
 }

@@ -11,6 +11,7 @@ import {
   PasswordChanged,
   PasswordReset,
   PasswordResetRequested,
+  RecoveryCodesRegenerated,
   RequestPasswordResetInput,
   RequireTwoStepInput,
   ResetPasswordInput,
@@ -23,8 +24,10 @@ import {
   TwoStepChallenge,
   TwoStepConfirmInput,
   TwoStepEnabled,
+  TwoStepReauthInput,
   TwoStepSetup,
   TwoStepStatus,
+  TwoStepTurnedOff,
   VerificationSent,
   VerifyEmailInput,
 } from '@pis/shared';
@@ -43,7 +46,14 @@ import { authenticateSession, endSession, setSessionMode } from '../accounts/ses
 import { signIn, signInWithCode } from '../accounts/sign-in.ts';
 import { signUp } from '../accounts/sign-up.ts';
 import { acceptInvitation, describeInvitation } from '../accounts/team.ts';
-import { beginTwoStep, confirmTwoStep, setTwoStepRequired, twoStepStatus } from '../accounts/two-step.ts';
+import {
+  beginTwoStep,
+  confirmTwoStep,
+  regenerateRecoveryCodes,
+  setTwoStepRequired,
+  turnOffTwoStep,
+  twoStepStatus,
+} from '../accounts/two-step.ts';
 import { audited, auditedSignIn, recordAudit } from '../observability/audit-log.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
 import { publicProcedure, router, storableInput } from '../trpc/trpc.ts';
@@ -156,6 +166,27 @@ export const accountRouter = router({
     .mutation(({ ctx, input }) =>
       audited(ctx, { action: 'settings.changed', target: 'twoStep', details: { enabled: true } }, () =>
         confirmTwoStep(ctx.em, ctx.session.userId, input.code, ctx.clock),
+      ),
+    ),
+
+  // Both after the password and a code; audited without a code (the result's codes stay out).
+  regenerateRecoveryCodes: accountMutation
+    .input(TwoStepReauthInput)
+    .output(RecoveryCodesRegenerated)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        { action: 'settings.changed', target: 'twoStepRecoveryCodes', details: { replaced: true } },
+        () => regenerateRecoveryCodes(accountDeps(ctx), ctx, ctx.session, input),
+      ),
+    ),
+
+  turnOffTwoStep: accountMutation
+    .input(TwoStepReauthInput)
+    .output(TwoStepTurnedOff)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'settings.changed', target: 'twoStep', details: { enabled: false } }, () =>
+        turnOffTwoStep(accountDeps(ctx), ctx, ctx.session, input),
       ),
     ),
 

@@ -18,6 +18,7 @@ export const MailPurpose = z.enum([
   'password-reset',
   'password-changed',
   'email-changed',
+  'two-step-changed',
   'invitation',
 ]);
 export type MailPurpose = z.infer<typeof MailPurpose>;

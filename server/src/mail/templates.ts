@@ -73,6 +73,27 @@ export const passwordChangedMail = (input: { to: string; organizationName: strin
     footer: FOOTER,
   });
 
+/** Two-step verification turned off, or its recovery codes replaced: never a code in the mail. */
+export const twoStepChangedMail = (input: {
+  to: string;
+  organizationName: string;
+  change: 'turned-off' | 'new-recovery-codes';
+}) =>
+  render({
+    to: input.to,
+    subject:
+      input.change === 'turned-off'
+        ? 'Two-step verification was turned off'
+        : 'New recovery codes were made for your account',
+    paragraphs: [
+      input.change === 'turned-off'
+        ? `Two-step verification was turned off for your dashboard account at ${input.organizationName}: signing in now asks only for your password.`
+        : `New two-step recovery codes were made for your dashboard account at ${input.organizationName}; every earlier recovery code stopped working.`,
+      'If this was not you, change your password now, use "Sign out everywhere" in Settings, and set up two-step verification again.',
+    ],
+    footer: FOOTER,
+  });
+
 export const emailChangedMail = (input: { to: string; organizationName: string; newEmail: string }) =>
   render({
     to: input.to,

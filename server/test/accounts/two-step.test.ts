@@ -1,9 +1,9 @@
 import type { DashboardSession } from '@pis/shared';
-import { generate } from 'otplib';
 import { describe, expect, test } from 'vitest';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { capturedLogger } from '../helpers/log-capture.ts';
 import { createTestApp } from '../helpers/test-app.ts';
+import { appCode, type Challenge, type Setup, signUpWithTwoStep } from './two-step-steps.ts';
 
 /** Issue 24, item 4: two-step sign-in with TOTP and recovery codes; an organization may require it. */
 const log = capturedLogger();
@@ -11,27 +11,12 @@ const { app, clock, orm } = await createTestApp({ logger: log.logger });
 
 let addresses = 0;
 const browser = () => new DashboardBrowser(app, `198.18.1.${++addresses}`);
-const epoch = () => Math.floor(clock.now().getTime() / 1000);
-const codeFor = (secret: string) => generate({ secret, epoch: epoch() });
-
-interface Setup {
-  setupKey: string;
-  otpauthUri: string;
-}
-interface Challenge {
-  twoStepRequired: true;
-  challenge: string;
-}
+const codeFor = (secret: string) => appCode(clock, secret);
 
 /** A signed-up user with two-step on: the browser, its credentials, the setup key and recovery codes. */
 async function withTwoStep() {
   const b = browser();
-  const session = await b.signUp();
-  const setup = data<Setup>(await b.mutation('account.beginTwoStep'));
-  const enabled = data<{ enabled: true; recoveryCodes: string[] }>(
-    await b.mutation('account.confirmTwoStep', { code: await codeFor(setup.setupKey) }),
-  );
-  return { b, session, setup, recoveryCodes: enabled.recoveryCodes };
+  return { b, ...(await signUpWithTwoStep(b, clock)) };
 }
 
 describe('setting up two-step verification', () => {

@@ -22,6 +22,10 @@ export const accountApi = {
   beginTwoStep: () => dashboardTrpc.dashboard.account.beginTwoStep.mutate(),
   confirmTwoStep: (code: string) => dashboardTrpc.dashboard.account.confirmTwoStep.mutate({ code }),
   requireTwoStep: (required: boolean) => dashboardTrpc.dashboard.account.requireTwoStep.mutate({ required }),
+  regenerateRecoveryCodes: (input: Inputs['regenerateRecoveryCodes']) =>
+    dashboardTrpc.dashboard.account.regenerateRecoveryCodes.mutate(input),
+  turnOffTwoStep: (input: Inputs['turnOffTwoStep']) =>
+    dashboardTrpc.dashboard.account.turnOffTwoStep.mutate(input),
 };
 
 /** The token of a mailed link: in the fragment (`#token=...`), which no server or Referer sees. */
