@@ -1,0 +1,134 @@
+import type { DashboardSession } from '@pis/shared';
+import { describe, expect, test } from 'vitest';
+import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { appCode, type Challenge, type Setup, signUpWithTwoStep } from './two-step-steps.ts';
+
+/**
+ * Review 5: "turn two-step off" and "new recovery codes" attacked as an attacker would
+ * (docs/decisions/045-two-step-sign-in.md). Each test states what must hold.
+ */
+const { app, clock, orm } = await createTestApp();
+
+let addresses = 0;
+const browser = () => new DashboardBrowser(app, `198.18.5.${++addresses}`);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Status {
+  enabled: boolean;
+  requiredByOrganization: boolean;
+  recoveryCodesLeft: number;
+}
+
+async function withTwoStep() {
+  const b = browser();
+  const { session, setup, recoveryCodes } = await signUpWithTwoStep(b, clock);
+  return { b, session, secret: setup.setupKey, recoveryCodes };
+}
+
+/** A second session of the same member (signed in with a recovery code): a stolen cookie. */
+async function secondSession(email: string, password: string, recoveryCode: string) {
+  const other = browser();
+  const { challenge } = data<Challenge>(await other.mutation('account.signIn', { email, password }));
+  const session = data<DashboardSession>(
+    await other.mutation('account.signInCode', { challenge, code: recoveryCode }),
+  );
+  other.csrfToken = session.csrfToken;
+  return other;
+}
+
+/** Whether a backend waits on a row lock in a statement that starts with `statementStart`. */
+async function waitingOnLock(statementStart: string) {
+  const rows = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ waiting: number }[]>(
+      `select count(*)::int as waiting from pg_stat_activity
+        where wait_event_type = 'Lock' and ltrim(query) like ?`,
+      [`${statementStart}%`],
+    );
+  return (rows[0]?.waiting ?? 0) > 0;
+}
+
+describe('races', () => {
+  // Finding (review 5): fails today; the fix in two-step.ts makes it a plain `test`.
+  test.fails('an owner requiring two-step at the same moment a member turns it off: the turn-off is refused, not raced past', async () => {
+    const { b, session, recoveryCodes } = await withTwoStep();
+    // The owner's "Require two-step" is in flight: its UPDATE has run, its transaction not committed.
+    const updated = Promise.withResolvers<void>();
+    const commit = Promise.withResolvers<void>();
+    const owner = orm.em.fork().transactional(async (em) => {
+      await em.execute('update organization set require_two_step = true where id = ?', [
+        session.organization.id,
+      ]);
+      updated.resolve();
+      await commit.promise;
+    });
+    await updated.promise;
+    let answered = false;
+    const turnOff = b
+      .mutation('account.turnOffTwoStep', { password: session.password, code: recoveryCodes[0] })
+      .finally(() => {
+        answered = true;
+      });
+    try {
+      // Either the turn-off answers while the rule is uncommitted (it read the old rule: raced
+      // past), or its UPDATE waits for the rule's row. Both are seen without guessing a delay.
+      for (let tries = 0; !answered && tries < 600; tries++) {
+        if (await waitingOnLock('update dashboard_user u set totp_secret = null')) break;
+        await pause(50);
+      }
+    } finally {
+      commit.resolve();
+      await owner;
+    }
+    const answer = await turnOff;
+    expect(failure(answer, 403).code).toBe('TWO_STEP_REQUIRED_BY_ORGANIZATION');
+    expect(data<Status>(await b.query('account.twoStep'))).toMatchObject({
+      enabled: true,
+      requiredByOrganization: true,
+    });
+  });
+});
+
+describe('a stolen session', () => {
+  // Finding (review 5), not fixed: `test.fails` until setup asks for the password (or turning
+  // off ends the member's other sessions); then make it a plain `test`.
+  test.fails('once the member turned two-step off, a session they did not end cannot turn it back on with the thief’s app', async () => {
+    const { b, session, recoveryCodes } = await withTwoStep();
+    const thief = await secondSession(session.user.email, session.password, recoveryCodes[1] as string);
+    data(await b.mutation('account.turnOffTwoStep', { password: session.password, code: recoveryCodes[0] }));
+
+    // The thief has the cookie, not the password. "Set up" and "Confirm" ask for nothing else
+    // today: the thief's app becomes the member's second factor, the thief holds the recovery
+    // codes, and the member's next sign-in asks for a code only the thief has (no mail says so).
+    const begin = await thief.mutation('account.beginTwoStep');
+    if (begin.statusCode === 200) {
+      const confirm = await thief.mutation('account.confirmTwoStep', {
+        code: await appCode(clock, data<Setup>(begin).setupKey),
+      });
+      expect([401, 403], 'a session without the password turned two-step on with its own app').toContain(
+        confirm.statusCode,
+      );
+    } else {
+      expect([401, 403]).toContain(begin.statusCode);
+    }
+    // The member still signs in with the password alone.
+    expect((await browser().signIn(session.user.email, session.password)).user.id).toBe(session.user.id);
+  });
+
+  test('another member’s user id in the input is ignored: only the caller’s own two-step changes', async () => {
+    const victim = await withTwoStep();
+    const attacker = await withTwoStep();
+    clock.advance(30_000);
+    const answer = await attacker.b.mutation('account.turnOffTwoStep', {
+      password: attacker.session.password,
+      code: await appCode(clock, attacker.secret),
+      userId: victim.session.user.id,
+      organizationId: victim.session.organization.id,
+    });
+    expect(data(answer)).toEqual({ enabled: false });
+    expect(data<Status>(await victim.b.query('account.twoStep')).enabled).toBe(true);
+    expect(data<Status>(await attacker.b.query('account.twoStep')).enabled).toBe(false);
+  });
+});
