@@ -244,6 +244,9 @@ export async function turnOffTwoStep(
   if (!state.enabled) throw notOn();
   if (state.requiredByOrganization) throw requiredByOrganization();
   await reauthenticateBoth(deps, client, session, input);
+  // The rule is read `for share`: an owner's "Require" still uncommitted is waited for and then
+  // seen. A plain read (`not exists`) takes the last committed value under read committed, and
+  // both would commit: the member off, the organization requiring it (review 5).
   const cleared = await deps.em
     .fork()
     .getConnection()
@@ -251,7 +254,7 @@ export async function turnOffTwoStep(
       `update dashboard_user u set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null,
           totp_last_step = null, totp_recovery_hashes = null
         where u.id = ? and u.totp_enabled_at is not null
-          and not exists (select 1 from organization o where o.id = u.organization_id and o.require_two_step)
+          and not (select o.require_two_step from organization o where o.id = u.organization_id for share)
         returning u.id`,
       [session.userId],
     );

@@ -51,8 +51,7 @@ async function waitingOnLock(statementStart: string) {
 }
 
 describe('races', () => {
-  // Finding (review 5): fails today; the fix in two-step.ts makes it a plain `test`.
-  test.fails('an owner requiring two-step at the same moment a member turns it off: the turn-off is refused, not raced past', async () => {
+  test('an owner requiring two-step at the same moment a member turns it off: the turn-off is refused, not raced past', async () => {
     const { b, session, recoveryCodes } = await withTwoStep();
     // The owner's "Require two-step" is in flight: its UPDATE has run, its transaction not committed.
     const updated = Promise.withResolvers<void>();
