@@ -161,10 +161,25 @@ export async function setTwoStepRequired(
 ) {
   const fork = em.fork();
   const user = await fork.findOneOrFail(DashboardUser, { id: session.userId });
-  if (required && !user.totpEnabledAt) {
-    throw new AppError('FORBIDDEN', 'Turn on two-step verification for your own account first');
+  const ownFirst = () =>
+    new AppError('FORBIDDEN', 'Turn on two-step verification for your own account first');
+  if (required && !user.totpEnabledAt) throw ownFirst();
+  if (!required) {
+    await fork.nativeUpdate(Organization, { id: session.organizationId }, { requireTwoStep: false });
+    return twoStepStatus(em, session.userId);
   }
-  await fork.nativeUpdate(Organization, { id: session.organizationId }, { requireTwoStep: required });
+  // The owner's own two-step is read again `for share` in the UPDATE: a turn-off of theirs still
+  // uncommitted (another tab) is waited for and then seen, so the rule is never set for an owner
+  // without it (the read above alone would see only what was committed; review 5).
+  const set = await fork.getConnection().execute(
+    `update organization o set require_two_step = true
+        where o.id = ?
+          and (select u.totp_enabled_at is not null from dashboard_user u
+                where u.id = ? and u.organization_id = o.id for share)
+        returning o.id`,
+    [session.organizationId, session.userId],
+  );
+  if (set.length !== 1) throw ownFirst();
   return twoStepStatus(em, session.userId);
 }
 

@@ -88,6 +88,42 @@ describe('races', () => {
       requiredByOrganization: true,
     });
   });
+  test('an owner requiring two-step while their own turn-off is in flight: the rule is refused, not set for an owner without it', async () => {
+    const { b, session } = await withTwoStep();
+    // The owner's turn-off (another tab) has cleared the columns, its transaction not committed.
+    const updated = Promise.withResolvers<void>();
+    const commit = Promise.withResolvers<void>();
+    const turnOff = orm.em.fork().transactional(async (em) => {
+      await em.execute(
+        `update dashboard_user set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null,
+            totp_last_step = null, totp_recovery_hashes = null where id = ?`,
+        [session.user.id],
+      );
+      updated.resolve();
+      await commit.promise;
+    });
+    await updated.promise;
+    let answered = false;
+    const require = b.mutation('account.requireTwoStep', { required: true }).finally(() => {
+      answered = true;
+    });
+    try {
+      for (let tries = 0; !answered && tries < 600; tries++) {
+        if (await waitingOnLock('update organization')) break;
+        await pause(50);
+      }
+    } finally {
+      commit.resolve();
+      await turnOff;
+    }
+    expect(failure(await require, 403).message).toMatch(
+      /Turn on two-step verification for your own account first/,
+    );
+    expect(data<Status>(await b.query('account.twoStep'))).toMatchObject({
+      enabled: false,
+      requiredByOrganization: false,
+    });
+  });
 });
 
 describe("races between two of the member's own requests", () => {
