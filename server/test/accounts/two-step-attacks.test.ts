@@ -245,4 +245,30 @@ describe('a stolen session', () => {
     expect(data<Status>(await victim.b.query('account.twoStep')).enabled).toBe(true);
     expect(data<Status>(await attacker.b.query('account.twoStep')).enabled).toBe(false);
   });
+
+  test('a thief spending the throttle from its own address does not lock the member out at theirs', async () => {
+    const { b, session, secret, recoveryCodes } = await withTwoStep();
+    const thief = await secondSession(session.user.email, session.password, recoveryCodes[1] as string);
+    // Its sign-in counted one attempt at its address; its guesses use up the rest.
+    let answer = await thief.mutation('account.turnOffTwoStep', { password: 'guess', code: '123456' });
+    for (let attempt = 0; answer.statusCode === 400 && attempt < 10; attempt++) {
+      answer = await thief.mutation('account.turnOffTwoStep', {
+        password: `guess ${attempt}`,
+        code: '123456',
+      });
+    }
+    expect(failure(answer, 429).code).toBe('RATE_LIMITED');
+    // The member, from their own address: a sign-in and the change itself still answer.
+    clock.advance(30_000);
+    data(
+      await b.mutation('account.regenerateRecoveryCodes', {
+        password: session.password,
+        code: await appCode(clock, secret),
+      }),
+    );
+    const { challenge } = data<Challenge>(
+      await b.mutation('account.signIn', { email: session.user.email, password: session.password }),
+    );
+    expect(challenge).toBeTypeOf('string');
+  });
 });
