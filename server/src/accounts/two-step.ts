@@ -168,18 +168,21 @@ export async function setTwoStepRequired(
     await fork.nativeUpdate(Organization, { id: session.organizationId }, { requireTwoStep: false });
     return twoStepStatus(em, session.userId);
   }
-  // The owner's own two-step is read again `for share` in the UPDATE: a turn-off of theirs still
-  // uncommitted (another tab) is waited for and then seen, so the rule is never set for an owner
-  // without it (the read above alone would see only what was committed; review 5).
-  const set = await fork.getConnection().execute(
-    `update organization o set require_two_step = true
-        where o.id = ?
-          and (select u.totp_enabled_at is not null from dashboard_user u
-                where u.id = ? and u.organization_id = o.id for share)
-        returning o.id`,
-    [session.organizationId, session.userId],
-  );
-  if (set.length !== 1) throw ownFirst();
+  // Read again under locks, the organization's row first and then the owner's (the order
+  // turnOffTwoStep's UPDATE takes them in, so the two cannot deadlock): an owner's own turn-off
+  // still uncommitted in another tab is waited for and then seen, and the rule is never set for
+  // an owner without two-step (the read above sees only what was committed; review 5).
+  await fork.transactional(async (tx) => {
+    await tx.execute('select id from organization where id = ? for update', [session.organizationId]);
+    const [owner] = await tx.execute<{ on: boolean }[]>(
+      'select totp_enabled_at is not null as "on" from dashboard_user where id = ? for share',
+      [session.userId],
+    );
+    if (!owner?.on) throw ownFirst();
+    await tx.execute('update organization set require_two_step = true where id = ?', [
+      session.organizationId,
+    ]);
+  });
   return twoStepStatus(em, session.userId);
 }
 

@@ -37,15 +37,15 @@ async function secondSession(email: string, password: string, recoveryCode: stri
   return other;
 }
 
-/** Whether a backend waits on a row lock in a statement that starts with `statementStart`. */
-async function waitingOnLock(statementStart: string) {
+/** Whether a backend waits on a row lock in a statement that contains `statement`. */
+async function waitingOnLock(statement: string) {
   const rows = await orm.em
     .fork()
     .getConnection()
     .execute<{ waiting: number }[]>(
       `select count(*)::int as waiting from pg_stat_activity
-        where wait_event_type = 'Lock' and ltrim(query) like ?`,
-      [`${statementStart}%`],
+        where wait_event_type = 'Lock' and query like ?`,
+      [`%${statement}%`],
     );
   return (rows[0]?.waiting ?? 0) > 0;
 }
@@ -109,7 +109,7 @@ describe('races', () => {
     });
     try {
       for (let tries = 0; !answered && tries < 600; tries++) {
-        if (await waitingOnLock('update organization')) break;
+        if (await waitingOnLock('as "on" from dashboard_user')) break;
         await pause(50);
       }
     } finally {
