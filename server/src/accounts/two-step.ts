@@ -161,10 +161,28 @@ export async function setTwoStepRequired(
 ) {
   const fork = em.fork();
   const user = await fork.findOneOrFail(DashboardUser, { id: session.userId });
-  if (required && !user.totpEnabledAt) {
-    throw new AppError('FORBIDDEN', 'Turn on two-step verification for your own account first');
+  const ownFirst = () =>
+    new AppError('FORBIDDEN', 'Turn on two-step verification for your own account first');
+  if (required && !user.totpEnabledAt) throw ownFirst();
+  if (!required) {
+    await fork.nativeUpdate(Organization, { id: session.organizationId }, { requireTwoStep: false });
+    return twoStepStatus(em, session.userId);
   }
-  await fork.nativeUpdate(Organization, { id: session.organizationId }, { requireTwoStep: required });
+  // Read again under locks, the organization's row first and then the owner's (the order
+  // turnOffTwoStep's UPDATE takes them in, so the two cannot deadlock): an owner's own turn-off
+  // still uncommitted in another tab is waited for and then seen, and the rule is never set for
+  // an owner without two-step (the read above sees only what was committed; review 5).
+  await fork.transactional(async (tx) => {
+    await tx.execute('select id from organization where id = ? for update', [session.organizationId]);
+    const [owner] = await tx.execute<{ on: boolean }[]>(
+      'select totp_enabled_at is not null as "on" from dashboard_user where id = ? for share',
+      [session.userId],
+    );
+    if (!owner?.on) throw ownFirst();
+    await tx.execute('update organization set require_two_step = true where id = ?', [
+      session.organizationId,
+    ]);
+  });
   return twoStepStatus(em, session.userId);
 }
 
@@ -244,6 +262,9 @@ export async function turnOffTwoStep(
   if (!state.enabled) throw notOn();
   if (state.requiredByOrganization) throw requiredByOrganization();
   await reauthenticateBoth(deps, client, session, input);
+  // The rule is read `for share`: an owner's "Require" still uncommitted is waited for and then
+  // seen. A plain read (`not exists`) takes the last committed value under read committed, and
+  // both would commit: the member off, the organization requiring it (review 5).
   const cleared = await deps.em
     .fork()
     .getConnection()
@@ -251,7 +272,7 @@ export async function turnOffTwoStep(
       `update dashboard_user u set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null,
           totp_last_step = null, totp_recovery_hashes = null
         where u.id = ? and u.totp_enabled_at is not null
-          and not exists (select 1 from organization o where o.id = u.organization_id and o.require_two_step)
+          and not (select o.require_two_step from organization o where o.id = u.organization_id for share)
         returning u.id`,
       [session.userId],
     );
