@@ -7,7 +7,7 @@ import type { EntityManager } from '../db/orm.ts';
 import { twoStepChangedMail } from '../mail/templates.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { reauthenticate } from './account-lifecycle.ts';
-import type { ActiveSession } from './sessions.ts';
+import { type ActiveSession, endSessionsOf } from './sessions.ts';
 import type { AccountClient } from './sign-in-throttle.ts';
 
 /**
@@ -102,6 +102,24 @@ export async function confirmTwoStep(em: EntityManager, userId: string, code: st
   user.totpRecoveryHashes = recoveryHashes(recoveryCodes);
   await fork.flush();
   return { enabled: true as const, recoveryCodes };
+}
+
+/**
+ * "Verify" from Settings: two-step on, and a mail to the account's address. Set-up needs only a
+ * signed-in session, so a member whose session was taken learns at once that someone else's app
+ * now holds their second factor (review 5).
+ */
+export async function turnOnTwoStep(deps: AccountDeps, session: ActiveSession, code: string) {
+  const enabled = await confirmTwoStep(deps.em, session.userId, code, deps.clock);
+  await deps.mail.queue(
+    'two-step-changed',
+    twoStepChangedMail({
+      to: session.email,
+      organizationName: session.organization.name,
+      change: 'turned-on',
+    }),
+  );
+  return enabled;
 }
 
 /** Whether the user has two-step on, whether the organization requires it, codes left. */
@@ -248,9 +266,10 @@ export async function regenerateRecoveryCodes(
  * "Turn off": the secret, its replay step and the recovery codes are forgotten, so sign-in asks
  * only for the password and a later set-up starts from a new secret. Refused while the
  * organization requires two-step of every member; the rule is checked again in the UPDATE
- * itself, so an owner requiring it at the same moment cannot be raced past. Other sessions of
- * the user stay signed in (as GitHub and Stripe do; docs/decisions/045): the change weakens only
- * future sign-ins, the mail tells the address, and "Sign out everywhere" is one click away.
+ * itself, so an owner requiring it at the same moment cannot be raced past. The user's other
+ * sessions end, as after a password change: set-up asks for no password, so a session stolen
+ * earlier could otherwise turn two-step back on with the thief's app and keep the recovery codes,
+ * locking the member out of every later sign-in (review 5; docs/decisions/045).
  */
 export async function turnOffTwoStep(
   deps: AccountDeps,
@@ -280,6 +299,7 @@ export async function turnOffTwoStep(
     if ((await twoStepStatus(deps.em, session.userId)).requiredByOrganization) throw requiredByOrganization();
     throw notOn();
   }
+  await endSessionsOf(deps.em, session.userId, session.id);
   await deps.mail.queue(
     'two-step-changed',
     twoStepChangedMail({

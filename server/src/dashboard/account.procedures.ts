@@ -48,10 +48,10 @@ import { signUp } from '../accounts/sign-up.ts';
 import { acceptInvitation, describeInvitation } from '../accounts/team.ts';
 import {
   beginTwoStep,
-  confirmTwoStep,
   regenerateRecoveryCodes,
   setTwoStepRequired,
   turnOffTwoStep,
+  turnOnTwoStep,
   twoStepStatus,
 } from '../accounts/two-step.ts';
 import { audited, auditedSignIn, recordAudit } from '../observability/audit-log.ts';
@@ -165,7 +165,7 @@ export const accountRouter = router({
     .output(TwoStepEnabled)
     .mutation(({ ctx, input }) =>
       audited(ctx, { action: 'settings.changed', target: 'twoStep', details: { enabled: true } }, () =>
-        confirmTwoStep(ctx.em, ctx.session.userId, input.code, ctx.clock),
+        turnOnTwoStep(accountDeps(ctx), ctx.session, input.code),
       ),
     ),
 

@@ -74,25 +74,40 @@ export const passwordChangedMail = (input: { to: string; organizationName: strin
   });
 
 /** Two-step verification turned off, or its recovery codes replaced: never a code in the mail. */
+const TWO_STEP_CHANGES = {
+  'turned-on': {
+    subject: 'Two-step verification was turned on',
+    what: 'Two-step verification was turned on for your dashboard account at {org}: signing in now asks for a code from an authenticator app.',
+    notYou:
+      'If this was not you, someone else is signed in to your account and their app now holds your codes: contact your organization owner or our support at once.',
+  },
+  'turned-off': {
+    subject: 'Two-step verification was turned off',
+    what: 'Two-step verification was turned off for your dashboard account at {org}: signing in now asks only for your password, and your other sessions were signed out.',
+    notYou:
+      'If this was not you, change your password now, use "Sign out everywhere" in Settings, and set up two-step verification again.',
+  },
+  'new-recovery-codes': {
+    subject: 'New recovery codes were made for your account',
+    what: 'New two-step recovery codes were made for your dashboard account at {org}; every earlier recovery code stopped working.',
+    notYou:
+      'If this was not you, change your password now, use "Sign out everywhere" in Settings, and set up two-step verification again.',
+  },
+} as const;
+
 export const twoStepChangedMail = (input: {
   to: string;
   organizationName: string;
-  change: 'turned-off' | 'new-recovery-codes';
-}) =>
-  render({
+  change: keyof typeof TWO_STEP_CHANGES;
+}) => {
+  const change = TWO_STEP_CHANGES[input.change];
+  return render({
     to: input.to,
-    subject:
-      input.change === 'turned-off'
-        ? 'Two-step verification was turned off'
-        : 'New recovery codes were made for your account',
-    paragraphs: [
-      input.change === 'turned-off'
-        ? `Two-step verification was turned off for your dashboard account at ${input.organizationName}: signing in now asks only for your password.`
-        : `New two-step recovery codes were made for your dashboard account at ${input.organizationName}; every earlier recovery code stopped working.`,
-      'If this was not you, change your password now, use "Sign out everywhere" in Settings, and set up two-step verification again.',
-    ],
+    subject: change.subject,
+    paragraphs: [change.what.replace('{org}', () => input.organizationName), change.notYou],
     footer: FOOTER,
   });
+};
 
 export const emailChangedMail = (input: { to: string; organizationName: string; newEmail: string }) =>
   render({

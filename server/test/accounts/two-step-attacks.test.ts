@@ -177,9 +177,9 @@ describe('replay and CSRF', () => {
 });
 
 describe('a stolen session', () => {
-  // Finding (review 5), not fixed: `test.fails` until setup asks for the password (or turning
-  // off ends the member's other sessions); then make it a plain `test`.
-  test.fails('once the member turned two-step off, a session they did not end cannot turn it back on with the thief’s app', async () => {
+  // Finding (review 5): turning off ends the member's other sessions (as a password change does),
+  // so a session stolen earlier cannot set two-step up again with the thief's app.
+  test('once the member turned two-step off, a session they did not end cannot turn it back on with the thief’s app', async () => {
     const { b, session, recoveryCodes } = await withTwoStep();
     const thief = await secondSession(session.user.email, session.password, recoveryCodes[1] as string);
     data(await b.mutation('account.turnOffTwoStep', { password: session.password, code: recoveryCodes[0] }));

@@ -118,8 +118,11 @@ describe('new recovery codes', () => {
       details: { replaced: true },
     });
     const mail = sent.filter((m) => m.message.to === session.user.email && m.purpose === 'two-step-changed');
-    expect(mail).toHaveLength(1);
-    expect(mail[0]?.message.subject).toBe('New recovery codes were made for your account');
+    // The set-up's notice, then this one.
+    expect(mail.map((m) => m.message.subject)).toEqual([
+      'Two-step verification was turned on',
+      'New recovery codes were made for your account',
+    ]);
     await expectNowhere(session.organization.id, [...old, ...made.recoveryCodes, secret, session.password]);
   });
 
@@ -169,9 +172,13 @@ describe('new recovery codes', () => {
         400,
       ).details?.[0]?.field,
     ).toBe('code');
-    expect(sent.some((m) => m.message.to === session.user.email && m.purpose === 'two-step-changed')).toBe(
-      false,
-    );
+    expect(
+      sent.some(
+        (m) =>
+          m.message.to === session.user.email &&
+          m.message.subject === 'New recovery codes were made for your account',
+      ),
+    ).toBe(false);
     expect(await auditRows(session.organization.id)).toHaveLength(1); // the setup only
 
     // The old codes still work, and the TOTP code was not spent by the wrong password.
@@ -212,7 +219,7 @@ describe('turning two-step verification off', () => {
   test('refused with its own code while the organization requires it; then, with the password and a code, sign-in asks only the password', async () => {
     const { b, session, secret, recoveryCodes } = await withTwoStep();
     const other = browser();
-    // Another browser signed in with a recovery code: it stays signed in after the turn-off.
+    // Another browser signed in with a recovery code: the turn-off signs it out.
     const { challenge } = data<Challenge>(
       await other.mutation('account.signIn', { email: session.user.email, password: session.password }),
     );
@@ -284,8 +291,9 @@ describe('turning two-step verification off', () => {
     // Sign-in asks only for the password now.
     const plain = browser();
     expect((await plain.signIn(session.user.email, session.password)).user.id).toBe(session.user.id);
-    // Other sessions stay signed in (decision 045).
-    expect((await other.query('overview')).statusCode).toBe(200);
+    // Other sessions end, as after a password change (review 5, decision 045); this one stays.
+    expect((await other.query('overview')).statusCode).toBe(401);
+    expect((await b.query('overview')).statusCode).toBe(200);
 
     // Audited, mailed, nothing secret anywhere.
     expect((await auditRows(session.organization.id)).at(-1)).toMatchObject({
@@ -294,7 +302,11 @@ describe('turning two-step verification off', () => {
       details: { enabled: false },
     });
     const mail = sent.filter((m) => m.message.to === session.user.email && m.purpose === 'two-step-changed');
-    expect(mail.map((m) => m.message.subject)).toEqual(['Two-step verification was turned off']);
+    expect(mail.map((m) => m.message.subject)).toEqual([
+      'Two-step verification was turned on',
+      'Two-step verification was turned off',
+    ]);
+    expect(mail[0]?.message.text).toMatch(/someone else is signed in to your account/);
     await expectNowhere(session.organization.id, [...recoveryCodes, secret, session.password]);
 
     // Turning it off again: it is not on.

@@ -278,7 +278,7 @@ const ReauthForm = ({
       <p className="muted">
         {change === 'new-codes'
           ? 'Ten new codes replace all your recovery codes: the old ones stop working at once.'
-          : 'Sign-in will then ask only for your password. You can set it up again later.'}
+          : 'Sign-in will then ask only for your password, and your other sessions are signed out. You can set it up again later.'}
       </p>
       <TextField
         label="Password"
