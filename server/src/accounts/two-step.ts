@@ -8,7 +8,7 @@ import { twoStepChangedMail } from '../mail/templates.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { reauthenticate } from './account-lifecycle.ts';
 import { type ActiveSession, endSessionsOf } from './sessions.ts';
-import type { AccountClient } from './sign-in-throttle.ts';
+import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
 
 /**
  * Two-step sign-in with TOTP (RFC 6238 through otplib: SHA-1, 6 digits, 30 s, what every
@@ -225,6 +225,8 @@ async function reauthenticateBoth(
   input: { password: string; code: string },
 ) {
   await reauthenticate(deps, client, session, input.password, 'password');
+  // The code counts where sign-in's code step counts: one budget of guesses, not two.
+  await throttleAccountAttempt(deps.em, client, session.email, 'two-step');
   await spendTwoStepCode(deps.em, session.userId, input.code, deps.clock);
 }
 

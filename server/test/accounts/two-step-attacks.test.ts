@@ -242,4 +242,29 @@ describe('a stolen session', () => {
     );
     expect(challenge).toBeTypeOf('string');
   });
+
+  test('wrong codes are counted per account too: 30 from many addresses, then even the right code waits', async () => {
+    const { session, secret } = await withTwoStep();
+    const challengeAt = async (b: DashboardBrowser) =>
+      data<Challenge>(
+        await b.mutation('account.signIn', { email: session.user.email, password: session.password }),
+      ).challenge;
+    // Three addresses, ten wrong codes each: each address's own budget, the account's 30.
+    for (let address = 0; address < 3; address++) {
+      const attacker = browser();
+      const challenge = await challengeAt(attacker);
+      for (let guess = 0; guess < 10; guess++) {
+        failure(await attacker.mutation('account.signInCode', { challenge, code: '000000' }), 400);
+      }
+    }
+    // A fourth address, with the password and the right code: refused until the window ends.
+    const fourth = browser();
+    const challenge = await challengeAt(fourth);
+    clock.advance(30_000);
+    const answer = await fourth.mutation('account.signInCode', {
+      challenge,
+      code: await appCode(clock, secret),
+    });
+    expect(failure(answer, 429).code).toBe('RATE_LIMITED');
+  });
 });
