@@ -105,20 +105,33 @@ export async function confirmTwoStep(em: EntityManager, userId: string, code: st
 }
 
 /**
+ * The two-step change's notice to the account's address. The change is made by then: a mail
+ * that cannot be queued is logged, not answered as a failure (new recovery codes would otherwise
+ * be stored and never shown, review 5).
+ */
+async function tellTheAddress(
+  deps: AccountDeps,
+  session: ActiveSession,
+  change: Parameters<typeof twoStepChangedMail>[0]['change'],
+): Promise<void> {
+  try {
+    await deps.mail.queue(
+      'two-step-changed',
+      twoStepChangedMail({ to: session.email, organizationName: session.organization.name, change }),
+    );
+  } catch (error) {
+    deps.log.error({ err: error, change }, 'two-step notice not queued');
+  }
+}
+
+/**
  * "Verify" from Settings: two-step on, and a mail to the account's address. Set-up needs only a
  * signed-in session, so a member whose session was taken learns at once that someone else's app
  * now holds their second factor (review 5).
  */
 export async function turnOnTwoStep(deps: AccountDeps, session: ActiveSession, code: string) {
   const enabled = await confirmTwoStep(deps.em, session.userId, code, deps.clock);
-  await deps.mail.queue(
-    'two-step-changed',
-    twoStepChangedMail({
-      to: session.email,
-      organizationName: session.organization.name,
-      change: 'turned-on',
-    }),
-  );
+  await tellTheAddress(deps, session, 'turned-on');
   return enabled;
 }
 
@@ -253,14 +266,7 @@ export async function regenerateRecoveryCodes(
     );
   // Turned off by another of the user's sessions meanwhile: these codes would open nothing.
   if (replaced.length !== 1) throw notOn();
-  await deps.mail.queue(
-    'two-step-changed',
-    twoStepChangedMail({
-      to: session.email,
-      organizationName: session.organization.name,
-      change: 'new-recovery-codes',
-    }),
-  );
+  await tellTheAddress(deps, session, 'new-recovery-codes');
   return { recoveryCodes };
 }
 
@@ -302,13 +308,6 @@ export async function turnOffTwoStep(
     throw notOn();
   }
   await endSessionsOf(deps.em, session.userId, session.id);
-  await deps.mail.queue(
-    'two-step-changed',
-    twoStepChangedMail({
-      to: session.email,
-      organizationName: session.organization.name,
-      change: 'turned-off',
-    }),
-  );
+  await tellTheAddress(deps, session, 'turned-off');
   return { enabled: false as const };
 }

@@ -11,8 +11,11 @@ import { appCode, type Challenge, signUpWithTwoStep } from './two-step-steps.ts'
  * current password and a current code (docs/decisions/045-two-step-sign-in.md).
  */
 const sent: { purpose: MailPurpose; message: MailMessage }[] = [];
+/** The mail queue refuses while true (its database table unreachable, say). */
+let mailDown = false;
 const outbox: MailOutbox = {
   queue: async (purpose, message) => {
+    if (mailDown) throw new Error('mail queue unavailable');
     sent.push({ purpose, message });
   },
 };
@@ -124,6 +127,30 @@ describe('new recovery codes', () => {
       'New recovery codes were made for your account',
     ]);
     await expectNowhere(session.organization.id, [...old, ...made.recoveryCodes, secret, session.password]);
+  });
+
+  test('a notice that cannot be queued does not cost the member the new codes: shown, and they sign in', async () => {
+    const { b, session, secret } = await withTwoStep();
+    mailDown = true;
+    let made: { recoveryCodes: string[] };
+    try {
+      made = data<{ recoveryCodes: string[] }>(
+        await b.mutation('account.regenerateRecoveryCodes', {
+          password: session.password,
+          code: await nextCode(secret),
+        }),
+      );
+    } finally {
+      mailDown = false;
+    }
+    expect(made.recoveryCodes).toHaveLength(10);
+    const fresh = made.recoveryCodes[0] as string;
+    expect(
+      data<DashboardSession>(await signInWith(session.user.email, session.password, fresh)).user.id,
+    ).toBe(session.user.id);
+    expect(log.lines().some((line) => line.msg === 'two-step notice not queued' && line.level === 50)).toBe(
+      true,
+    );
   });
 
   test('a recovery code of the old set also proves it; two requests racing with one code make one set', async () => {
