@@ -2,7 +2,13 @@ import type { DashboardSession } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { createTestApp } from '../helpers/test-app.ts';
-import { appCode, type Challenge, type Setup, signUpWithTwoStep } from './two-step-steps.ts';
+import {
+  appCode,
+  type Challenge,
+  memberWithTwoStep,
+  type Setup,
+  type TwoStepStatus,
+} from './two-step-steps.ts';
 
 /**
  * Review 5: "turn two-step off" and "new recovery codes" attacked as an attacker would
@@ -14,17 +20,7 @@ let addresses = 0;
 const browser = () => new DashboardBrowser(app, `198.18.5.${++addresses}`);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Status {
-  enabled: boolean;
-  requiredByOrganization: boolean;
-  recoveryCodesLeft: number;
-}
-
-async function withTwoStep() {
-  const b = browser();
-  const { session, setup, recoveryCodes } = await signUpWithTwoStep(b, clock);
-  return { b, session, secret: setup.setupKey, recoveryCodes };
-}
+const withTwoStep = () => memberWithTwoStep(browser(), clock);
 
 /** A second session of the same member (signed in with a recovery code): a stolen cookie. */
 async function secondSession(email: string, password: string, recoveryCode: string) {
@@ -83,7 +79,7 @@ describe('races', () => {
     }
     const answer = await turnOff;
     expect(failure(answer, 403).code).toBe('TWO_STEP_REQUIRED_BY_ORGANIZATION');
-    expect(data<Status>(await b.query('account.twoStep'))).toMatchObject({
+    expect(data<TwoStepStatus>(await b.query('account.twoStep'))).toMatchObject({
       enabled: true,
       requiredByOrganization: true,
     });
@@ -119,7 +115,7 @@ describe('races', () => {
     expect(failure(await require, 403).message).toMatch(
       /Turn on two-step verification for your own account first/,
     );
-    expect(data<Status>(await b.query('account.twoStep'))).toMatchObject({
+    expect(data<TwoStepStatus>(await b.query('account.twoStep'))).toMatchObject({
       enabled: false,
       requiredByOrganization: false,
     });
@@ -147,7 +143,7 @@ describe('replay and CSRF', () => {
         ).toEqual([{ field: 'code', message: expect.stringMatching(/already used/) }]);
       }
     }
-    expect(data<Status>(await signedIn.query('account.twoStep'))).toMatchObject({
+    expect(data<TwoStepStatus>(await signedIn.query('account.twoStep'))).toMatchObject({
       enabled: true,
       recoveryCodesLeft: 10,
     });
@@ -166,7 +162,7 @@ describe('replay and CSRF', () => {
       }
     }
     // Nothing spent: the recovery code still proves a change.
-    expect(data<Status>(await b.query('account.twoStep')).recoveryCodesLeft).toBe(9);
+    expect(data<TwoStepStatus>(await b.query('account.twoStep')).recoveryCodesLeft).toBe(9);
     data(
       await b.mutation('account.regenerateRecoveryCodes', {
         password: session.password,
@@ -213,8 +209,8 @@ describe('a stolen session', () => {
       organizationId: victim.session.organization.id,
     });
     expect(data(answer)).toEqual({ enabled: false });
-    expect(data<Status>(await victim.b.query('account.twoStep')).enabled).toBe(true);
-    expect(data<Status>(await attacker.b.query('account.twoStep')).enabled).toBe(false);
+    expect(data<TwoStepStatus>(await victim.b.query('account.twoStep')).enabled).toBe(true);
+    expect(data<TwoStepStatus>(await attacker.b.query('account.twoStep')).enabled).toBe(false);
   });
 
   test('a thief spending the throttle from its own address does not lock the member out at theirs', async () => {

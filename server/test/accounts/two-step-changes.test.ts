@@ -4,7 +4,7 @@ import type { MailMessage, MailOutbox, MailPurpose } from '../../src/mail/mail-m
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { capturedLogger } from '../helpers/log-capture.ts';
 import { createTestApp } from '../helpers/test-app.ts';
-import { appCode, type Challenge, signUpWithTwoStep } from './two-step-steps.ts';
+import { appCode, type Challenge, memberWithTwoStep, type TwoStepStatus } from './two-step-steps.ts';
 
 /**
  * Two-step verification, once on: new recovery codes and turning it off, each after the
@@ -31,17 +31,7 @@ const nextCode = (secret: string) => {
   return codeFor(secret);
 };
 
-interface Status {
-  enabled: boolean;
-  requiredByOrganization: boolean;
-  recoveryCodesLeft: number;
-}
-
-async function withTwoStep() {
-  const b = browser();
-  const { session, setup, recoveryCodes } = await signUpWithTwoStep(b, clock);
-  return { b, session, secret: setup.setupKey, recoveryCodes };
-}
+const withTwoStep = () => memberWithTwoStep(browser(), clock);
 
 /** A sign-in from a fresh browser with this code after the password: the answer. */
 async function signInWith(email: string, password: string, code: string) {
@@ -87,7 +77,7 @@ describe('new recovery codes', () => {
       expect(fresh).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
       expect(old).not.toContain(fresh);
     }
-    expect(data<Status>(await b.query('account.twoStep'))).toEqual({
+    expect(data<TwoStepStatus>(await b.query('account.twoStep'))).toEqual({
       enabled: true,
       requiredByOrganization: false,
       recoveryCodesLeft: 10,
@@ -110,7 +100,7 @@ describe('new recovery codes', () => {
     expect(
       failure(await b.mutation('account.turnOffTwoStep', { password: session.password, code }), 400).details,
     ).toEqual([{ field: 'code', message: expect.stringMatching(/already used/) }]);
-    expect(data<Status>(await b.query('account.twoStep')).enabled).toBe(true);
+    expect(data<TwoStepStatus>(await b.query('account.twoStep')).enabled).toBe(true);
 
     // Audited without any code; the address is told; nothing secret in the logs.
     const audit = await auditRows(session.organization.id);
@@ -162,10 +152,10 @@ describe('new recovery codes', () => {
     expect([first.statusCode, second.statusCode].sort()).toEqual([200, 400]);
     const winner = first.statusCode === 200 ? first : second;
     const codes = data<{ recoveryCodes: string[] }>(winner).recoveryCodes;
-    expect(data<Status>(await b.query('account.twoStep')).recoveryCodesLeft).toBe(10);
+    expect(data<TwoStepStatus>(await b.query('account.twoStep')).recoveryCodesLeft).toBe(10);
     // The set that was shown is the set that works.
     data<DashboardSession>(await signInWith(session.user.email, session.password, codes[9] as string));
-    expect(data<Status>(await b.query('account.twoStep')).recoveryCodesLeft).toBe(9);
+    expect(data<TwoStepStatus>(await b.query('account.twoStep')).recoveryCodesLeft).toBe(9);
   });
 
   test('a wrong password or a wrong code changes nothing and spends nothing', async () => {
@@ -235,7 +225,7 @@ describe('new recovery codes', () => {
     expect(
       failure(await b.mutation('account.turnOffTwoStep', { password: session.password, code }), 429).code,
     ).toBe('RATE_LIMITED');
-    expect(data<Status>(await b.query('account.twoStep'))).toMatchObject({
+    expect(data<TwoStepStatus>(await b.query('account.twoStep'))).toMatchObject({
       enabled: true,
       recoveryCodesLeft: 10,
     });
@@ -263,7 +253,7 @@ describe('turning two-step verification off', () => {
     expect(required.code).toBe('TWO_STEP_REQUIRED_BY_ORGANIZATION');
     expect(required.message).toMatch(/requires two-step verification for every member/);
     // Nothing changed, nothing spent.
-    expect(data<Status>(await b.query('account.twoStep'))).toEqual({
+    expect(data<TwoStepStatus>(await b.query('account.twoStep'))).toEqual({
       enabled: true,
       requiredByOrganization: true,
       recoveryCodesLeft: 9,
@@ -293,14 +283,14 @@ describe('turning two-step verification off', () => {
         400,
       ).details?.[0]?.field,
     ).toBe('code');
-    expect(data<Status>(await b.query('account.twoStep')).enabled).toBe(true);
+    expect(data<TwoStepStatus>(await b.query('account.twoStep')).enabled).toBe(true);
 
     expect(
       data(
         await b.mutation('account.turnOffTwoStep', { password: session.password, code: recoveryCodes[0] }),
       ),
     ).toEqual({ enabled: false });
-    expect(data<Status>(await b.query('account.twoStep'))).toEqual({
+    expect(data<TwoStepStatus>(await b.query('account.twoStep'))).toEqual({
       enabled: false,
       requiredByOrganization: false,
       recoveryCodesLeft: 0,
@@ -356,7 +346,7 @@ describe('turning two-step verification off', () => {
         ?.field,
     ).toBe('code');
     data(await b.mutation('account.confirmTwoStep', { code: await codeFor(again.setupKey) }));
-    expect(data<Status>(await b.query('account.twoStep'))).toMatchObject({
+    expect(data<TwoStepStatus>(await b.query('account.twoStep'))).toMatchObject({
       enabled: true,
       recoveryCodesLeft: 10,
     });

@@ -12,6 +12,13 @@ export interface Challenge {
   challenge: string;
 }
 
+/** `account.twoStep`'s answer. */
+export interface TwoStepStatus {
+  enabled: boolean;
+  requiredByOrganization: boolean;
+  recoveryCodesLeft: number;
+}
+
 /** The authenticator app: the code for a setup key at the test clock's time. */
 export const appCode = (clock: TestClock, secret: string) =>
   generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
@@ -24,4 +31,10 @@ export async function signUpWithTwoStep(b: DashboardBrowser, clock: TestClock) {
     await b.mutation('account.confirmTwoStep', { code: await appCode(clock, setup.setupKey) }),
   );
   return { session, setup, recoveryCodes: enabled.recoveryCodes };
+}
+
+/** A member with two-step on, in browser `b`: the browser, session, setup key and recovery codes. */
+export async function memberWithTwoStep(b: DashboardBrowser, clock: TestClock) {
+  const { session, setup, recoveryCodes } = await signUpWithTwoStep(b, clock);
+  return { b, session, secret: setup.setupKey, recoveryCodes };
 }

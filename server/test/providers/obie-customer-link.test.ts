@@ -1,22 +1,15 @@
-import pg from 'pg';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, ObieAuthorizationRequest, Payment } from '../../src/db/entities/index.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { testConfig } from '../helpers/test-config.ts';
-import {
-  created,
-  paymentBody,
-  post,
-  readPayment,
-  tokenOf,
-  trpcData,
-  trpcMutation,
-} from '../payments/payment-fixtures.ts';
+import { post, readPayment, tokenOf, trpcData, trpcMutation } from '../payments/payment-fixtures.ts';
 import {
   BANK_ID,
+  bankDatabaseOf,
   CALLBACK,
+  obieMerchant,
   obieWithSandboxBank,
   openObieLink,
   bankFaults as switchFaults,
@@ -33,28 +26,8 @@ const { bank, bankDatabase, app, factories, orm, clock } = await obieWithSandbox
   stepMs: 200,
   config: { rateLimits: { ...testConfig().rateLimits, enabled: true } },
 });
-const merchant = await factories.createMerchant();
-await factories.approveProvider(merchant.organizationId, 'obie');
-const { headers } = merchant;
-
-const obiePayment = (overrides: Record<string, unknown> = {}) =>
-  created(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID, ...overrides }));
-
-const bankDb = new pg.Pool({
-  connectionString: bankDatabase.url,
-  max: 2,
-  options: '-c search_path=sandbox_bank',
-});
-afterAll(() => bankDb.end());
-
-/** PAR requests the bank still holds. */
-const liveParRequests = async () =>
-  (
-    await bankDb.query<{ n: number }>(
-      `select count(*)::int as n from oidc_payloads
-       where type = 'PushedAuthorizationRequest' and (expires_at is null or expires_at > now())`,
-    )
-  ).rows[0]?.n;
+const { headers, obiePayment } = await obieMerchant({ app, factories });
+const { pool: bankDb, liveParRequests } = bankDatabaseOf(bankDatabase.url);
 
 /** The bank's PAR lifetime (60 s) is over for every request it holds. */
 const parLifetimePasses = () =>

@@ -1,11 +1,17 @@
 import { PAYMENT_LIFETIME_MS } from '@pis/shared';
-import pg from 'pg';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, Payment, ProviderClaim } from '../../src/db/entities/index.ts';
-import { created, paymentBody, post, readPayment } from '../payments/payment-fixtures.ts';
-import { BANK_ID, CALLBACK, obieWithSandboxBank, openObieLink } from './obie-test-setup.ts';
+import { post, readPayment } from '../payments/payment-fixtures.ts';
+import {
+  BANK_ID,
+  bankDatabaseOf,
+  CALLBACK,
+  obieMerchant,
+  obieWithSandboxBank,
+  openObieLink,
+} from './obie-test-setup.ts';
 
 /**
  * Security review of the obie customer link (review4): what a customer, or a stranger holding a
@@ -13,19 +19,8 @@ import { BANK_ID, CALLBACK, obieWithSandboxBank, openObieLink } from './obie-tes
  * sandbox bank, real Postgres.
  */
 const { app, factories, orm, clock, bankDatabase } = await obieWithSandboxBank({ stepMs: 200 });
-const merchant = await factories.createMerchant();
-await factories.approveProvider(merchant.organizationId, 'obie');
-const { headers } = merchant;
-
-const obiePayment = (overrides: Record<string, unknown> = {}) =>
-  created(app, headers, paymentBody({ provider: 'obie', bankId: BANK_ID, ...overrides }));
-
-const bankDb = new pg.Pool({
-  connectionString: bankDatabase.url,
-  max: 2,
-  options: '-c search_path=sandbox_bank',
-});
-afterAll(() => bankDb.end());
+const { merchant, headers, obiePayment } = await obieMerchant({ app, factories });
+const { pool: bankDb, liveParRequests } = bankDatabaseOf(bankDatabase.url);
 
 /** Payments the bank itself made for one of ours (its own database): money that moved. */
 const paymentsAtBank = async (paymentId: string) =>
@@ -36,15 +31,6 @@ const paymentsAtBank = async (paymentId: string) =>
       [paymentId.slice(0, 35)],
     )
   ).rows;
-
-/** PAR requests the bank still holds. */
-const liveParRequests = async () =>
-  (
-    await bankDb.query<{ n: number }>(
-      `select count(*)::int as n from oidc_payloads
-       where type = 'PushedAuthorizationRequest' and (expires_at is null or expires_at > now())`,
-    )
-  ).rows[0]?.n;
 
 const backAtCallback = (bankRedirect: string) => {
   const url = new URL(bankRedirect);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, expect } from 'vitest';
 import { NO_FAULTS, writeFaults } from '../../../sandbox-bank/src/faults.ts';
 import { startTestBank } from '../../../sandbox-bank/test/support/bank.ts';
@@ -7,6 +8,7 @@ import type { Config } from '../../src/config.ts';
 import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
+import { created, paymentBody } from '../payments/payment-fixtures.ts';
 
 export const PUBLIC_BASE_URL = 'http://localhost:3000';
 export const CALLBACK = `${PUBLIC_BASE_URL}/providers/obie/callback`;
@@ -64,4 +66,32 @@ export async function openObieLink(app: FastifyInstance, link: string | null | u
 export async function bankFaults(dataDir: string, faults: Partial<typeof NO_FAULTS>) {
   writeFaults(dataDir, { ...NO_FAULTS, ...faults });
   await new Promise((resolve) => setTimeout(resolve, 2_200));
+}
+
+/** A merchant approved for `obie`, and its API_ONLY create at the sandbox bank. */
+export async function obieMerchant(
+  setup: Pick<Awaited<ReturnType<typeof obieWithSandboxBank>>, 'app' | 'factories'>,
+) {
+  const merchant = await setup.factories.createMerchant();
+  await setup.factories.approveProvider(merchant.organizationId, 'obie');
+  const obiePayment = (overrides: Record<string, unknown> = {}) =>
+    created(setup.app, merchant.headers, paymentBody({ provider: 'obie', bankId: BANK_ID, ...overrides }));
+  return { merchant, headers: merchant.headers, obiePayment };
+}
+
+/**
+ * What the sandbox bank itself holds, read in its own database (closed after the file), and how
+ * many PAR requests it still keeps.
+ */
+export function bankDatabaseOf(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c search_path=sandbox_bank' });
+  afterAll(() => pool.end());
+  const liveParRequests = async () =>
+    (
+      await pool.query<{ n: number }>(
+        `select count(*)::int as n from oidc_payloads
+         where type = 'PushedAuthorizationRequest' and (expires_at is null or expires_at > now())`,
+      )
+    ).rows[0]?.n;
+  return { pool, liveParRequests };
 }
