@@ -65,13 +65,14 @@ export function mailJobDeps(deps: {
       await record(deliveryId, { status: 'sent', attempts, lastError: null });
     },
     failed: async (deliveryId) => {
-      await record(deliveryId, { status: 'failed' });
       const row = await deps.em.fork().findOne(MailDelivery, { id: deliveryId });
-      // An error line is what an operator's alerting sees; the CLI lists the rows.
+      // An error line is what an operator's alerting sees; the CLI lists the rows. The line first:
+      // a row marked failed has always been said (a crash in between says it twice, never not).
       deps.logger.error(
         { deliveryId, purpose: row?.purpose, attempts: row?.attempts, lastError: row?.lastError },
         'mail could not be sent after every retry (npm run admin -- mail:failures)',
       );
+      await record(deliveryId, { status: 'failed' });
     },
   };
 }
