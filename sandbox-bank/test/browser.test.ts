@@ -156,6 +156,9 @@ describe('the customer at the bank, in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Approve payment' }).click();
     await expect.poll(landed, { timeout: 10_000 }).toBeTruthy();
+    // `landed` is set when the request is intercepted: let that navigation finish, or the next
+    // goto is interrupted by it (seen once in CI).
+    await page.waitForURL(`${new URL(REDIRECT_URI).origin}/**`);
     const second = await newConsent('2.00', 'ORDER-SCA-2');
     await page.goto(second.authorization.url.href);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();

