@@ -1,7 +1,14 @@
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openCustomerPage, PHONE } from './support/browser.ts';
+import {
+  DESKTOP,
+  expectAccessible,
+  launchBrowser,
+  openCustomerPage,
+  PHONE,
+  screenshot,
+} from './support/browser.ts';
 import { expectNoSidewaysScroll, openSection, signIn, signUp } from './support/dashboard-steps.ts';
 
 let browser: Browser;
@@ -104,6 +111,7 @@ describe.each([
     await page.getByRole('button', { name: 'Copy codes' }).waitFor();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
+    if (label === 'phone') await screenshot(page, 'two-step-new-codes');
 
     // At sign-in elsewhere: an old code is refused, a new one signs in.
     const second = await signInElsewhere(viewport, email, password);
@@ -123,6 +131,7 @@ describe.each([
     await page.getByText('Two-step verification is on for your account. Recovery codes left: 9.').waitFor();
     await pressButton(page, 'Turn off');
     await page.getByRole('heading', { name: 'Turn off two-step' }).waitFor();
+    if (label === 'phone') await screenshot(page, 'two-step-turn-off');
     await reauthenticate(page, password, newCodes[1] ?? '');
     await page.getByText('Two-step verification is off: signing in asks only for your password.').waitFor();
     await page.getByRole('button', { name: 'Set up' }).waitFor();
