@@ -1,5 +1,6 @@
 import {
   AppError,
+  awaitsDecision,
   type BankList,
   bankCountries,
   byActor,
@@ -55,7 +56,7 @@ export async function hostedSession(deps: PaymentsDeps, token: string): Promise<
 
 /** A bank was chosen and the Mock bank waits for the customer: a reload sends them back there. */
 const waitingAtMockBank = (payment: PaymentRecord) =>
-  payment.provider === MOCK_PROVIDER && payment.status === 'AUTHORIZING' && !payment.approvedAt;
+  payment.provider === MOCK_PROVIDER && awaitsDecision(payment);
 
 type BankFilters = z.output<typeof ListBanksQuery>;
 

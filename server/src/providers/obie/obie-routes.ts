@@ -1,4 +1,4 @@
-import { AppError, isTerminal, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
+import { AppError, awaitsDecision, isTerminal, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
@@ -6,7 +6,7 @@ import type { Logger } from '../../logger.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
 import { openLink } from '../../payments/customer-pages/open-link.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
-import type { PaymentsDeps } from '../../payments/payments-deps.ts';
+import { type PaymentsDeps, paymentsDeps } from '../../payments/payments-deps.ts';
 import { startPolling } from '../../payments/poll-provider.ts';
 import { refreshPayment } from '../../payments/refresh-payment.ts';
 import { rateLimitClient } from '../../rate-limits/client-address.ts';
@@ -42,14 +42,8 @@ export async function obieRoutes(
   const { services } = options;
   const provider = services.providers.get(OBIE_PROVIDER) as ObieProvider | undefined;
   if (!provider) return;
-  const deps = (log: Logger): PaymentsDeps => ({
-    em: services.orm.em,
-    clock: services.clock,
-    config: services.config,
-    providers: services.providers,
-    scheduler: services.scheduler,
-    logger: log,
-  });
+  const deps = (log: Logger): PaymentsDeps =>
+    paymentsDeps({ em: services.orm.em, clock: services.clock, config: services.config, log, services });
 
   app.get<{ Params: { token: string } }>('/providers/obie/authorize/:token', async (request, reply) => {
     const log = request.log as Logger;
@@ -89,9 +83,7 @@ export async function obieRoutes(
     if (isTerminal(record.status)) {
       return page(reply, 409, `This payment is ${status}`, 'There is nothing more to do with this link.');
     }
-    if (record.status !== 'AUTHORIZING' || record.approvedAt) {
-      return notAwaiting(reply, status);
-    }
+    if (!awaitsDecision(record)) return notAwaiting(reply, status);
     let bankUrl: string | null;
     try {
       bankUrl = await provider.authorizationUrl(record.id, services.clock.now());
