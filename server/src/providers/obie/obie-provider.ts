@@ -1,7 +1,7 @@
 import {
   AppError,
+  awaitsDecision,
   catchUp,
-  isTerminal,
   OBIE_PROVIDER,
   type ObieFacts,
   type PaymentRecord,
@@ -259,8 +259,8 @@ export function createObieProvider(
       const record = await loadRecordForSubmit(orm, authorization.paymentId);
       if (
         cancelling > 0 ||
-        isTerminal(record.status) ||
-        (!record.approvedAt && now.getTime() >= record.expiresAt.getTime()) ||
+        // Finished, or its 24 h passed and the worker has not caught it up yet: shared's rules.
+        !awaitsDecision(catchUp(record, now).record) ||
         // A suspended merchant's customers cannot act on its payments (open-link.ts): not even
         // one who was already at the bank when the operator stopped it.
         !(await organizationView(orm.em, record.organizationId)).active
