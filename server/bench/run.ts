@@ -74,6 +74,13 @@ const profileDir = argument('--profile');
 // What the request log, a metrics scrape and tracing cost a request: in the full run, or alone
 // with `--costs-only` (bench/operations-costs.ts).
 const costsOnly = process.argv.includes('--costs-only');
+// `--env K=V[,K=V]` sets the service's environment (to measure what one setting costs).
+const serviceEnv = Object.fromEntries(
+  (argument('--env') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split('=') as [string, string]),
+);
 const rows: Row[] = [];
 let costs: CostRow[] = [];
 let lag: LagResult | undefined;
@@ -85,7 +92,7 @@ try {
   const baselineUrl = await throwaway.createDatabase('baseline');
   const serviceDatabaseUrl = await throwaway.createDatabase('service');
 
-  const service = await startService(serviceDatabaseUrl, throwaway.dir, { countRateLimits });
+  const service = await startService(serviceDatabaseUrl, throwaway.dir, { countRateLimits, env: serviceEnv });
   try {
     const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
     const headers = { 'x-api-key': service.apiKey };
