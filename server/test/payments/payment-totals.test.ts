@@ -1,5 +1,6 @@
 import { PAYMENT_STATUSES } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
+import { outcomeKeys } from '../../src/db/migrations/Migration20261125174000_payment_day_outcome.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { created, HOUR, paymentBody, post, SECOND } from './payment-fixtures.ts';
@@ -44,6 +45,16 @@ async function expectCountsExact() {
        from payment_day_volume group by 1 having sum(count) <> 0 order by 1`,
   );
   expect(keptVolume).toEqual(completed);
+  // ...and the overview's outcomes (payment_day_outcome): finished payments by day, kind and key.
+  const outcomes = await connection.execute<{ key: string; n: string }[]>(
+    `select organization_id || '/' || day || '/' || kind || '/' || key as key, sum(delta)::text as n
+       from (${outcomeKeys('payment', 1)}) keys group by 1 order by 1`,
+  );
+  const keptOutcomes = await connection.execute<{ key: string; n: string }[]>(
+    `select organization_id || '/' || day || '/' || kind || '/' || key as key, sum(count)::text as n
+       from payment_day_outcome group by 1 having sum(count) <> 0 order by 1`,
+  );
+  expect(keptOutcomes).toEqual(outcomes);
   // ...and the list reports them, for every filter it has.
   for (const { organizationId, headers: as } of [merchant, other]) {
     const rows = counted.filter((row) => row.key.startsWith(`${organizationId}/`));
@@ -100,6 +111,23 @@ describe('list totals stay exact', () => {
         await app.inject({ method: 'GET', url: `/api/payments/${expiring}`, headers }),
       ).status,
     ).toBe('EXPIRED');
+  });
+
+  test('a payment inserted already finished (a restore, an import) is counted as one that finished here', async () => {
+    const finished = (await created(app, headers)).paymentId;
+    expectSuccess(await post(app, headers, `/api/payments/${finished}/mock-bank/approve`, {}));
+    clock.advance(2 * HOUR);
+    await expectCountsExact();
+    const connection = orm.em.getConnection();
+    for (const copy of ['pay_restoredCompleted000001', 'pay_restoredCompleted000002']) {
+      await connection.execute(
+        `insert into payment select (jsonb_populate_record(p, jsonb_build_object('id', ?::text))).*
+           from payment p where p.id = ?`,
+        [copy, finished],
+      );
+    }
+    expect(await listTotal('status=COMPLETED')).toBeGreaterThanOrEqual(3);
+    await expectCountsExact();
   });
 
   test('under concurrent writers: creates and cancels racing on one organization', async () => {
