@@ -40,13 +40,21 @@ export function createRouteResolver(
     for (const route of apiRoutes) if (route.pattern.test(path)) return route.template;
     return UNMATCHED_ROUTE;
   };
-  return (request) => {
+  const routeOf = (request: FastifyRequest): string => {
     const template = request.routeOptions.url;
     if (template === undefined) return UNMATCHED_ROUTE;
     if (template === '/api/*') return apiRoute(pathOf(request.url));
     return template;
   };
+  // Once per request: the metrics and the request log both ask (/api's is a walk of patterns).
+  return (request) => {
+    const known = request as FastifyRequest & { [ROUTE]?: string };
+    known[ROUTE] ??= routeOf(request);
+    return known[ROUTE];
+  };
 }
+
+const ROUTE = Symbol('pis.route-template');
 
 const pathOf = (url: string) => {
   const query = url.indexOf('?');

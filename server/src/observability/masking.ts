@@ -33,20 +33,31 @@ function maskAccount(value: unknown): string {
 }
 
 export function maskValue(value: unknown, depth = 0): unknown {
+  return maskFields(value, depth, maskText);
+}
+
+/**
+ * Secret keys' values and account numbers masked; `text` applied to every other string (a
+ * caller that masks the whole JSON text afterwards passes the identity: JSON's escapes only turn
+ * a character into `\` and a letter, so the text pass cuts at least what a value's pass would).
+ */
+function maskFields(value: unknown, depth: number, text: (value: string) => string): unknown {
   if (depth > 20) return MASK;
-  if (typeof value === 'string') return maskText(value);
-  if (Array.isArray(value)) return value.map((item) => maskValue(item, depth + 1));
+  if (typeof value === 'string') return text(value);
+  if (Array.isArray(value)) return value.map((item) => maskFields(item, depth + 1, text));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (SECRET_KEY.test(key)) out[key] = item === null ? null : MASK;
       else if (ACCOUNT_KEY.test(key)) out[key] = item === null ? null : maskAccount(item);
-      else out[key] = maskValue(item, depth + 1);
+      else out[key] = maskFields(item, depth + 1, text);
     }
     return out;
   }
   return value;
 }
+
+const asIs = (value: string) => value;
 
 /**
  * A body as stored: JSON masked field by field, anything else masked as text; cut to
@@ -63,8 +74,8 @@ export function maskedBody(body: unknown): string | null {
       return cut(maskText(text));
     }
   }
-  // Once more over the whole text: a key or link used as a property name is cut too.
-  return cut(maskText(JSON.stringify(maskValue(parsed))));
+  // Strings are masked once, over the whole text (a key or link used as a property name too).
+  return cut(maskText(JSON.stringify(maskFields(parsed, 0, asIs))));
 }
 
 const cut = (text: string) =>
