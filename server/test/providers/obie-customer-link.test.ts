@@ -140,6 +140,19 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
     expect(await requestsOf(payment.paymentId)).toHaveLength(10);
   });
 
+  test('a HEAD of the link (a mail scanner, a preview) answers without a request at the bank', async () => {
+    const payment = await obiePayment();
+    const before = await snapshot(payment.paymentId);
+    const head = await app.inject({ method: 'HEAD', url: new URL(payment.redirectUrl ?? '').pathname });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('text/html');
+    expect(head.headers.location).toBeUndefined();
+    expect(await snapshot(payment.paymentId)).toEqual(before);
+    // The customer's GET still reaches the bank.
+    expect((await open(payment.redirectUrl)).statusCode).toBe(303);
+    expect(await requestsOf(payment.paymentId)).toHaveLength(1);
+  });
+
   test('a tampered link and a link of another page: a clear page (400), nothing changed', async () => {
     const payment = await obiePayment();
     const before = await snapshot(payment.paymentId);

@@ -84,6 +84,11 @@ export async function obieRoutes(
       return page(reply, 409, `This payment is ${status}`, 'There is nothing more to do with this link.');
     }
     if (!awaitsDecision(record)) return notAwaiting(reply, status);
+    // A HEAD (a link checker, a mail scanner, a chat's preview) learns the link works; only a
+    // GET, which a browser follows, makes a request at the bank.
+    if (request.method === 'HEAD') {
+      return reply.code(200).header('cache-control', 'no-store').type('text/html; charset=utf-8').send();
+    }
     let bankUrl: string | null;
     try {
       bankUrl = await provider.authorizationUrl(record.id, services.clock.now());
