@@ -89,7 +89,7 @@ async function waitForChange(
     // Wall time, not the injectable clock: how long a request is held is the client's time.
     const deadline = performance.now() + (wait.waitSeconds ?? 0) * 1000;
     let recheckFloorMs = 0;
-    while (etagMatches(wait.ifNoneMatch, current.etag)) {
+    while (etagMatches(wait.ifNoneMatch, paymentEtag(current.payment))) {
       const timeoutMs = deadline - performance.now();
       if (timeoutMs <= 0) break;
       const dueInMs = current.nextDueAt
@@ -111,7 +111,8 @@ async function waitForChange(
 async function readCurrent(deps: PaymentsDeps, scope: PaymentScope, loaded: LoadedPayment) {
   const current = await refreshPayment(deps, scope, loaded, 'quiet');
   const payment = toPayment(current.record, current.history);
-  return { payment, etag: paymentEtag(payment), nextDueAt: current.record.nextDueAt };
+  // No ETag here: a read that does not wait needs only the answer's (http/live-read.ts).
+  return { payment, nextDueAt: current.record.nextDueAt };
 }
 
 /**
