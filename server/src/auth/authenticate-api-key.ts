@@ -162,8 +162,6 @@ const keyLookupSql = (preloadSql: string | undefined, permission: Permission | u
           `(select k.organization_id from k where k.revoked_at is null
               and (k.expires_at is null or k.expires_at > ?::timestamptz)
               and k.active and k.can_${permission}) as proven`,
-          // An organization's API requests are counted in a few rows, not queued on one.
-          { spread: true },
         )}`
       : ''
   }

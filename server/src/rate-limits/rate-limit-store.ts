@@ -44,51 +44,20 @@ const KEY_COLUMN_LENGTH = 200;
  * item: one row counts one hit, none counts nothing. Placeholders, in order: the instant (null:
  * the database's clock), the window in seconds, then those in `key` and `from`. `rate_hit` returns
  * `hits` and `reset_seconds`.
- *
- * `spread`: the key is counted in one of SPREAD_SLOTS rows (`<key>#<n>`, by the database
- * connection) and `hits` is the sum of the window's rows. One row per key serialises every
- * request counted under it: measured with 10 connections on one organization's API budget
- * (`npm run bench -- --http-only --rate-limits`), the waits on that row lock cost a GET ~130 µs
- * of CPU on top of the ~65 µs the count costs alone, and a busy merchant's requests queued on
- * it across every instance. The price: a hit sees the other rows as they were when its
- * statement began, so requests counted at the same instant on other connections may be missed;
- * a budget can be passed by at most the requests in flight at once, which a budget of hundreds
- * a minute tolerates (a fixed window already allows up to twice the limit around its boundary).
- * Used for the API budgets only; limits that guard against guessing (sign-in, pages) stay exact.
  */
-export const rateLimitHitCtes = (key: string, from: string, options: { spread?: boolean } = {}) => {
-  const counted = options.spread ? 'rate_slot' : 'rate_hit';
-  const upsert = `${counted} as (
+export const rateLimitHitCtes = (key: string, from: string) => `rate_clock as (
+  select coalesce(?::timestamptz, statement_timestamp()) as t, ?::int as w
+), rate_hit as (
   insert into rate_limit_window as r (key, window_start, resets_at, hits)
-  select ${options.spread ? `(${key}) || '#' || (pg_backend_pid() % ${SPREAD_SLOTS})` : key}, s.start, s.start + make_interval(secs => rate_clock.w), 1
+  select ${key}, s.start, s.start + make_interval(secs => rate_clock.w), 1
   from ${from}, rate_clock,
     lateral (select to_timestamp(floor(extract(epoch from rate_clock.t) / rate_clock.w) * rate_clock.w) as start) s
   on conflict (key) do update set
     hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
     window_start = excluded.window_start,
     resets_at = excluded.resets_at
-  returning r.key, r.window_start, r.hits, ceil(extract(epoch from r.resets_at - (select t from rate_clock)))::int as reset_seconds
+  returning r.hits, ceil(extract(epoch from r.resets_at - (select t from rate_clock)))::int as reset_seconds
 )`;
-  const clock = `rate_clock as (
-  select coalesce(?::timestamptz, statement_timestamp()) as t, ?::int as w
-)`;
-  if (!options.spread) return `${clock}, ${upsert}`;
-  return `${clock}, ${upsert}, rate_hit as (
-  select rate_slot.hits + coalesce((
-      select sum(o.hits) from rate_limit_window o
-      where o.key in (
-          select left(rate_slot.key, -length(split_part(rate_slot.key, '#', -1))) || n
-          from generate_series(0, ${SPREAD_SLOTS - 1}) n
-        )
-        and o.key <> rate_slot.key and o.window_start = rate_slot.window_start
-    ), 0) as hits,
-    rate_slot.reset_seconds
-  from rate_slot
-)`;
-};
-
-/** Rows a spread key is counted in (see rateLimitHitCtes). */
-const SPREAD_SLOTS = 8;
 
 const CONSUME = {
   name: 'rate_limit_consume',
