@@ -74,12 +74,13 @@ const profileDir = argument('--profile');
 // What the request log, a metrics scrape and tracing cost a request: in the full run, or alone
 // with `--costs-only` (bench/operations-costs.ts).
 const costsOnly = process.argv.includes('--costs-only');
-// `--env K=V[,K=V]` sets the service's environment (to measure what one setting costs).
+// `--env K=V[,K=V]` sets the service's environment (to measure what one setting costs; not the
+// live-reads stage's second process).
 const serviceEnv = Object.fromEntries(
   (argument('--env') ?? '')
     .split(',')
     .filter(Boolean)
-    .map((pair) => pair.split('=') as [string, string]),
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
 const rows: Row[] = [];
 let costs: CostRow[] = [];

@@ -24,6 +24,22 @@ describe('the obie customer link is never logged in clear', () => {
     expect(maskText('/providers/obie/callback?response=x')).toBe('/providers/obie/callback?response=x');
   });
 
+  test('request log bodies: a link after a line break and another link with an encoded slash', () => {
+    // JSON writes the line break as `\n`: over the body's text the first token would run on into
+    // the second link and leave its token whole (review, 2026-11-27).
+    for (const [page, encoded] of [
+      ['pay', '%2Fpay/'],
+      ['mock-bank', '%2Fmock-bank/'],
+      ['providers/obie/authorize', '%2Fobie/authorize/'],
+    ]) {
+      for (const space of ['\n', '\t', '\r', '\f', '\u000b']) {
+        const text = `see https://x/${page}/abc${space}next=${encoded}SECRETTOKEN123`;
+        const body = maskedBody(JSON.stringify({ description: text })) ?? '';
+        expect(body, JSON.stringify(text)).not.toContain('SECRETTOKEN123');
+      }
+    }
+  });
+
   test('log lines: the request URL', () => {
     expect(redactedUrl(`/providers/obie/authorize/${TOKEN}`)).toBe('/providers/obie/authorize/[redacted]');
     expect(redactedUrl(`//Providers/Obie/Authorize/${TOKEN}?x=1`)).toBe(

@@ -140,13 +140,18 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
     expect(await requestsOf(payment.paymentId)).toHaveLength(10);
   });
 
-  test('a HEAD of the link (a mail scanner, a preview) answers without a request at the bank', async () => {
+  test('a HEAD of the link (a mail scanner, a preview) checks the token only: no payment read, no bank asked', async () => {
     const payment = await obiePayment();
     const before = await snapshot(payment.paymentId);
     const head = await app.inject({ method: 'HEAD', url: new URL(payment.redirectUrl ?? '').pathname });
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-type']).toContain('text/html');
     expect(head.headers.location).toBeUndefined();
+    expect(await snapshot(payment.paymentId)).toEqual(before);
+    // A link that is not genuine says so to a HEAD too.
+    const token = tokenOf(payment.redirectUrl);
+    const tampered = `/providers/obie/authorize/${token.slice(0, -1)}${token.at(-1) === 'A' ? 'B' : 'A'}`;
+    expect((await app.inject({ method: 'HEAD', url: tampered })).statusCode).toBe(400);
     expect(await snapshot(payment.paymentId)).toEqual(before);
     // The customer's GET still reaches the bank.
     expect((await open(payment.redirectUrl)).statusCode).toBe(303);

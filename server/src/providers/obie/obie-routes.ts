@@ -2,6 +2,7 @@ import { AppError, awaitsDecision, isTerminal, merchantReturnUrl, OBIE_PROVIDER 
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
+import { openCustomerLink } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
 import { openLink } from '../../payments/customer-pages/open-link.ts';
@@ -57,6 +58,13 @@ export async function obieRoutes(
         'pages',
         rateLimitClient(request.ip),
       );
+      // A HEAD (a link checker, a mail scanner, a chat's preview) learns whether the link is
+      // genuine and current, nothing more: no payment is read, so the bank is not asked (its
+      // status read and the authorization request are a GET's, which a browser follows).
+      if (request.method === 'HEAD') {
+        openCustomerLink(services.config, request.params.token, 'obie', services.clock.now());
+        return reply.code(200).header('cache-control', 'no-store').type('text/html; charset=utf-8').send();
+      }
       opened = await openLink(deps(log), request.params.token, 'obie');
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
@@ -84,11 +92,6 @@ export async function obieRoutes(
       return page(reply, 409, `This payment is ${status}`, 'There is nothing more to do with this link.');
     }
     if (!awaitsDecision(record)) return notAwaiting(reply, status);
-    // A HEAD (a link checker, a mail scanner, a chat's preview) learns the link works; only a
-    // GET, which a browser follows, makes a request at the bank.
-    if (request.method === 'HEAD') {
-      return reply.code(200).header('cache-control', 'no-store').type('text/html; charset=utf-8').send();
-    }
     let bankUrl: string | null;
     try {
       bankUrl = await provider.authorizationUrl(record.id, services.clock.now());
