@@ -61,6 +61,7 @@ function maskFields(value: unknown, depth: number, text: (value: string) => stri
  * every other string JSON only puts a `\` before `"` and `\`, which ends or continues a token as
  * the character itself did.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const CONTROL = /[\u0000-\u001f]/;
 const controlled = (value: string) => (CONTROL.test(value) ? maskText(value) : value);
 
