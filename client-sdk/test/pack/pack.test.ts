@@ -97,9 +97,21 @@ it('the packed tarball installs, type-checks under strict and runs against a liv
     'declare const process: { env: Record<string, string | undefined> };\n',
   );
   await cp(path.join(import.meta.dirname, 'consumer.ts.txt'), path.join(project, 'consumer.ts'));
+  // Without the registry: zod from this repo's install (the version the SDK pins), no peer
+  // lookups, and a failed metadata fetch given up at once. A CI run once lost its 3 minutes to
+  // the registry's TLS failing; what this proves is the tarball, not the network.
   await run(
     'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(workDir, info!.filename)],
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--legacy-peer-deps',
+      '--fetch-retries=0',
+      path.join(repoRoot, 'node_modules/zod'),
+      path.join(workDir, info!.filename),
+    ],
     { cwd: project },
   );
   const installed = await readdir(path.join(project, 'node_modules'));
