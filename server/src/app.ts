@@ -32,7 +32,7 @@ import { webApp } from './http/web-app.ts';
 import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { type MailOutbox, noMailOutbox } from './mail/mail-message.ts';
-import { observeHttp } from './observability/http-metrics.ts';
+import { createRouteResolver, observeHttp } from './observability/http-metrics.ts';
 import { noteRequestKeyOwner, type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
 import { requestContext, traceHttp } from './observability/tracing.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
@@ -124,9 +124,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', echoRequestId);
   traceHttp(app);
   if (options.drain) drainHooks(app, options.drain);
-  observeHttp(app, { openApiDocument: () => openApiDocument });
-  if (options.requestLog)
-    requestLogHooks(app, options.requestLog, { openApiDocument: () => openApiDocument });
+  // The route template, for the metrics' label and the request log (read once the document exists).
+  const routeOf = createRouteResolver(() => openApiDocument);
+  observeHttp(app, routeOf);
+  if (options.requestLog) requestLogHooks(app, options.requestLog, routeOf);
   // Before close waits for in-flight requests: waiting reads answer now, with the current state.
   app.addHook('preClose', async () => services.waiters.drain());
   envelopeErrors(app);

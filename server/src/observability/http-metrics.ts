@@ -14,10 +14,10 @@ type ApiRoute = { template: string; pattern: RegExp };
  * every route, /api's envelope and the not-found handlers included). The route label is the
  * route's template: Fastify's for its own routes; for /api, where trpc-to-openapi serves every
  * path from one wildcard route, the OpenAPI document's path template (`/api/payments/{paymentId}`).
- * `openApiDocument` is read on first use (buildApp builds it after the hooks are in place).
+ * (`routeOf`: createRouteResolver, which reads the document on first use: buildApp builds it after
+ * the hooks are in place).
  */
-export function observeHttp(app: FastifyInstance, options: { openApiDocument: () => OpenApiPaths }): void {
-  const routeOf = createRouteResolver(options.openApiDocument);
+export function observeHttp(app: FastifyInstance, routeOf: RouteResolver): void {
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = routeOf(request);
     const method = METHODS.has(request.method) ? request.method : OTHER;
@@ -31,9 +31,10 @@ export function observeHttp(app: FastifyInstance, options: { openApiDocument: ()
 }
 
 /** A request's route template (never its raw path); `unmatched` when no route took it. */
-export function createRouteResolver(
-  openApiDocument: () => OpenApiPaths,
-): (request: FastifyRequest) => string {
+export type RouteResolver = (request: FastifyRequest) => string;
+
+/** The app makes one, for the metrics and the request log. */
+export function createRouteResolver(openApiDocument: () => OpenApiPaths): RouteResolver {
   let apiRoutes: ApiRoute[] | undefined;
   const apiRoute = (path: string): string => {
     apiRoutes ??= compileApiRoutes(openApiDocument());

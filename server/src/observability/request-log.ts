@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { prefixOf } from '../auth/api-key-secret.ts';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
-import { createRouteResolver } from './http-metrics.ts';
+import type { RouteResolver } from './http-metrics.ts';
 import { maskedBody, maskText } from './masking.ts';
 import { requestLogDropped } from './metrics.ts';
 
@@ -176,9 +176,8 @@ export function noteRequestKeyOwner(request: FastifyRequest, organizationId: str
 export function requestLogHooks(
   app: FastifyInstance,
   writer: RequestLogWriter,
-  options: { openApiDocument: () => { paths?: Record<string, unknown> | undefined } },
+  routeOf: RouteResolver,
 ): void {
-  const routeOf = createRouteResolver(options.openApiDocument);
   const sent = new WeakMap<FastifyRequest, unknown>();
   const keyPrefixOf = (request: FastifyRequest): string | undefined => {
     const key = request.headers['x-api-key'];

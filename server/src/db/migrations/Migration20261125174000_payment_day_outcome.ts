@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-const FINISHED = `('COMPLETED', 'FAILED', 'CANCELLED', 'EXPIRED')`;
+export const FINISHED = `('COMPLETED', 'FAILED', 'CANCELLED', 'EXPIRED')`;
 
 /**
  * The keys one set of payment rows (`new_rows`, `old_rows`, or `payment` for a rebuild) counts

@@ -1,7 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { outcomeKeys } from './Migration20261125174000_payment_day_outcome.ts';
-
-const FINISHED = `('COMPLETED', 'FAILED', 'CANCELLED', 'EXPIRED')`;
+import { FINISHED, outcomeKeys } from './Migration20261125174000_payment_day_outcome.ts';
 
 /**
  * The kept counts on insert, per row instead of per statement (issue 22, the create's hot path).
