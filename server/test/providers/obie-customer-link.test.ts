@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, ObieAuthorizationRequest, Payment } from '../../src/db/entities/index.ts';
+import { providerCallDuration } from '../../src/observability/metrics.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { post, readPayment, tokenOf, trpcData, trpcMutation } from '../payments/payment-fixtures.ts';
@@ -75,6 +76,13 @@ const completed = (paymentId: string) =>
     return (await readPayment(app, headers, paymentId)).status === 'COMPLETED';
   });
 
+/** Calls the service made to the obie adapter so far (its metrics: provider-metrics.ts). */
+const obieCalls = async () =>
+  (await providerCallDuration.get()).values
+    .filter((value) => value.metricName === 'pis_provider_call_duration_seconds_count')
+    .filter((value) => value.labels.provider === 'obie')
+    .reduce((sum, value) => sum + value.value, 0);
+
 const bankFaults = (faults: Parameters<typeof switchFaults>[1]) => switchFaults(bank.dataDir, faults);
 
 describe('an obie customer link outlives the bank’s PAR request', () => {
@@ -143,6 +151,7 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
   test('a HEAD of the link (a mail scanner, a preview) checks the token only: no payment read, no bank asked', async () => {
     const payment = await obiePayment();
     const before = await snapshot(payment.paymentId);
+    const callsBefore = await obieCalls();
     const head = await app.inject({ method: 'HEAD', url: new URL(payment.redirectUrl ?? '').pathname });
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-type']).toContain('text/html');
@@ -153,9 +162,12 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
     const tampered = `/providers/obie/authorize/${token.slice(0, -1)}${token.at(-1) === 'A' ? 'B' : 'A'}`;
     expect((await app.inject({ method: 'HEAD', url: tampered })).statusCode).toBe(400);
     expect(await snapshot(payment.paymentId)).toEqual(before);
+    // Not even the status read a GET makes first.
+    expect(await obieCalls()).toBe(callsBefore);
     // The customer's GET still reaches the bank.
     expect((await open(payment.redirectUrl)).statusCode).toBe(303);
     expect(await requestsOf(payment.paymentId)).toHaveLength(1);
+    expect(await obieCalls()).toBeGreaterThan(callsBefore);
   });
 
   test('a tampered link and a link of another page: a clear page (400), nothing changed', async () => {
