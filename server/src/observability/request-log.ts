@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { prefixOf } from '../auth/api-key-secret.ts';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
@@ -19,6 +19,12 @@ import { requestLogDropped } from './metrics.ts';
 
 export const REQUEST_LOG_RETENTION_DAYS = 30;
 const FLUSH_EVERY_MS = 1_000;
+/**
+ * A busy instance writes as soon as this many are queued, not once a second: an entry (its
+ * response text) that waits a second outlives the young generation and is copied into the old
+ * one, which cost the GC more than the whole rest of the log (measured: docs/decisions/021).
+ */
+const FLUSH_AT = 100;
 const BATCH = 500;
 const MAX_QUEUED = 20_000;
 
@@ -44,9 +50,12 @@ export class RequestLogWriter {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
-  constructor(orm: Orm, logger: Logger, options: { flushEveryMs?: number } = {}) {
+  readonly #flushAt: number;
+
+  constructor(orm: Orm, logger: Logger, options: { flushEveryMs?: number; flushAt?: number } = {}) {
     this.#orm = orm;
     this.#logger = logger;
+    this.#flushAt = options.flushAt ?? FLUSH_AT;
     this.#timer = setInterval(() => void this.flush(), options.flushEveryMs ?? FLUSH_EVERY_MS);
     this.#timer.unref();
   }
@@ -57,6 +66,7 @@ export class RequestLogWriter {
       return;
     }
     this.#queue.push(entry);
+    if (this.#queue.length === this.#flushAt) void this.flush();
   }
 
   /** Writes what is queued (one flush at a time; a failed batch is logged and dropped). */
@@ -96,7 +106,7 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
     request_id: maskText(entry.requestId),
     idempotency_key: entry.idempotencyKey === null ? null : maskText(entry.idempotencyKey),
     request_body: maskedBody(entry.requestBody),
-    response_body: maskedBody(entry.responseBody),
+    response_body: maskedAnswer(entry.responseBody),
   }));
   // On the pool itself, the batch as one bound parameter: the ORM's execute would escape the
   // whole JSON text into the statement (a visible share of a busy API's CPU in the profile).
@@ -111,6 +121,26 @@ const INSERT_BATCH = `insert into request_log (organization_id, at, method, rout
   from json_to_recordset($1::json) as e(organization_id text, at timestamptz, method text,
     route text, status int, error_code text, duration_ms int, key_prefix text, request_id text,
     idempotency_key text, request_body text, response_body text)`;
+
+/**
+ * A poll is answered the same text again and again (a payment read until it moves): the masked
+ * form of a recent answer is kept for the next identical one. Only short texts (a payment's
+ * answer is ~1.4 KB; lists rarely repeat), and the map is emptied when full.
+ */
+const REMEMBERED_ANSWERS = 500;
+const REMEMBERED_ANSWER_CHARS = 4_096;
+const maskedAnswers = new Map<string, string | null>();
+
+function maskedAnswer(body: unknown): string | null {
+  if (typeof body !== 'string' || body.length > REMEMBERED_ANSWER_CHARS) return maskedBody(body);
+  let masked = maskedAnswers.get(body);
+  if (masked === undefined) {
+    masked = maskedBody(body);
+    if (maskedAnswers.size >= REMEMBERED_ANSWERS) maskedAnswers.clear();
+    maskedAnswers.set(body, masked);
+  }
+  return masked;
+}
 
 /** The envelope's `error.code` of a failed answer, bounded. */
 function errorCodeOf(status: number, body: unknown): string | null {
@@ -157,7 +187,8 @@ export function startRequestLogRetention(orm: Orm, logger: Logger): { stop(): vo
 }
 
 const KEY_OWNER = Symbol('pis.request-log.key-owner');
-type WithKeyOwner = FastifyRequest & { [KEY_OWNER]?: string };
+const SENT = Symbol('pis.request-log.sent');
+type Logged = FastifyRequest & { [KEY_OWNER]?: string; [SENT]?: string | Buffer };
 
 /**
  * Called by the key check once the presented key's hash matched a stored key (revoked or
@@ -166,53 +197,49 @@ type WithKeyOwner = FastifyRequest & { [KEY_OWNER]?: string };
  * prefix it shows: a prefix is not secret, and a stranger must not write into a merchant's log.
  */
 export function noteRequestKeyOwner(request: FastifyRequest, organizationId: string): void {
-  (request as WithKeyOwner)[KEY_OWNER] = organizationId;
+  (request as Logged)[KEY_OWNER] = organizationId;
 }
 
 /**
  * The app's part: /api requests whose key the key check matched (noteRequestKeyOwner). The
- * response body is taken as it is sent and the entry queued in onResponse.
+ * response body is taken as it is sent (onSend, on the root: /api's answers and envelopes are
+ * made before any hook sees them) and the entry queued in onResponse. Callback hooks, not
+ * async ones: they run on every request.
  */
 export function requestLogHooks(
   app: FastifyInstance,
   writer: RequestLogWriter,
   routeOf: RouteResolver,
 ): void {
-  const sent = new WeakMap<FastifyRequest, unknown>();
-  const keyPrefixOf = (request: FastifyRequest): string | undefined => {
-    const key = request.headers['x-api-key'];
-    return typeof key === 'string' ? prefixOf(key) : undefined;
-  };
-  // The body exactly as it went out (after /api's envelope, which its own scope's onSend adds
-  // after any root hook could see it): Fastify ends a non-streamed answer with one end(payload).
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith('/api/') || !keyPrefixOf(request)) return;
-    const raw = reply.raw;
-    const end = raw.end.bind(raw) as (...args: unknown[]) => typeof raw;
-    raw.end = ((...args: unknown[]) => {
-      const [chunk] = args;
-      if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) sent.set(request, chunk);
-      return end(...args);
-    }) as typeof raw.end;
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (
+      (request as Logged)[KEY_OWNER] !== undefined &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload))
+    ) {
+      (request as Logged)[SENT] = payload;
+    }
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith('/api/')) return;
-    const organizationId = (request as WithKeyOwner)[KEY_OWNER];
-    const keyPrefix = keyPrefixOf(request);
-    if (!keyPrefix || organizationId === undefined) return;
-    const idempotencyKey = request.headers['idempotency-key'];
-    writer.add({
-      organizationId,
-      at: new Date(Date.now() - reply.elapsedTime),
-      method: request.method.slice(0, 10),
-      route: routeOf(request),
-      status: reply.statusCode,
-      durationMs: reply.elapsedTime,
-      keyPrefix,
-      requestId: request.id.slice(0, 128),
-      idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, 255) : null,
-      requestBody: request.body,
-      responseBody: sent.get(request),
-    });
+  app.addHook('onResponse', (request, reply, done) => {
+    const organizationId = (request as Logged)[KEY_OWNER];
+    const key = request.headers['x-api-key'];
+    const keyPrefix = typeof key === 'string' ? prefixOf(key) : undefined;
+    if (organizationId !== undefined && keyPrefix && request.url.startsWith('/api/')) {
+      const idempotencyKey = request.headers['idempotency-key'];
+      writer.add({
+        organizationId,
+        at: new Date(Date.now() - reply.elapsedTime),
+        method: request.method.slice(0, 10),
+        route: routeOf(request),
+        status: reply.statusCode,
+        durationMs: reply.elapsedTime,
+        keyPrefix,
+        requestId: request.id.slice(0, 128),
+        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, 255) : null,
+        requestBody: request.body,
+        responseBody: (request as Logged)[SENT],
+      });
+    }
+    done();
   });
 }

@@ -21,8 +21,11 @@ import { paymentBody } from '../payments/payment-fixtures.ts';
 const database = await createTestDatabase();
 const orm = await openOrm(database.url, { poolMax: 4 });
 const clock = new TestClock();
-// Flushed by the tests (flush()), never by its timer: what is written, and when, is theirs.
-const writer = new RequestLogWriter(orm, silentLogger(), { flushEveryMs: 3_600_000 });
+// Flushed by the tests (flush()), never by its timer or a full queue: what is written, and when, is theirs.
+const writer = new RequestLogWriter(orm, silentLogger(), {
+  flushEveryMs: 3_600_000,
+  flushAt: Number.POSITIVE_INFINITY,
+});
 const app = await buildApp({
   config: testConfig({ databaseUrl: database.url }),
   orm,
@@ -66,6 +69,39 @@ const a = await merchant();
 const other = await merchant();
 
 describe('the request log', () => {
+  it('a busy instance writes as soon as a batch is queued, without waiting for its timer', async () => {
+    // Entries that wait a second for the timer outlive the young generation: the GC cost of the log.
+    const busy = new RequestLogWriter(orm, silentLogger(), { flushEveryMs: 3_600_000, flushAt: 3 });
+    const requestId = `busy-${Date.now()}`;
+    const entry = (n: number) => ({
+      organizationId: a.session.organization.id,
+      at: new Date(),
+      method: 'GET',
+      route: '/api/payments',
+      status: 200,
+      durationMs: 1,
+      keyPrefix: a.prefix,
+      requestId: `${requestId}-${n}`,
+      idempotencyKey: null,
+      requestBody: undefined,
+      responseBody: '{"data":[]}',
+    });
+    const written = async () =>
+      (
+        await orm.em.execute<{ n: number }[]>(
+          'select count(*)::int as n from request_log where request_id like ?',
+          [`${requestId}-%`],
+        )
+      )[0]?.n;
+    busy.add(entry(1));
+    busy.add(entry(2));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await written()).toBe(0);
+    busy.add(entry(3));
+    await expect.poll(written, { timeout: 2_000 }).toBe(3);
+    await busy.stop();
+  });
+
   it('writes nothing on the request path: entries appear when the batch is written', async () => {
     const before = await orm.em.execute<{ n: number }[]>('select count(*)::int as n from request_log');
     const answer = await app.inject({
