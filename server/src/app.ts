@@ -137,25 +137,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
-  app.addHook('onRequest', refuseTrpcFormData);
-  app.addHook('onRequest', refuseTrpcStreaming);
   // Parsed only when a dashboard procedure reads its session (no hook on every request).
   await app.register(fastifyCookie, { hook: false });
   const createContext = createContextFactory(services);
   const responseMeta = createResponseMeta(appRouter);
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      // Each call of a batch runs (and is rate-limited) on its own: bound how many one request holds.
-      maxBatchSize: options.config.trpcMaxBatchSize,
-      createContext,
-      responseMeta,
-      onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
-        logProcedureFailure(req.log, error);
+  await app.register(async (trpcScope) => {
+    // In tRPC's own scope: only its requests pay for the checks of its transport.
+    trpcScope.addHook('onRequest', refuseTrpcFormData);
+    trpcScope.addHook('onRequest', refuseTrpcStreaming);
+    await trpcScope.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        // Each call of a batch runs (and is rate-limited) on its own: bound how many one request holds.
+        maxBatchSize: options.config.trpcMaxBatchSize,
+        createContext,
+        responseMeta,
+        onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
+          logProcedureFailure(req.log, error);
+        },
       },
-    },
+    });
   });
 
   await app.register(restApi, { prefix: '/api', router: appRouter, createContext, responseMeta });

@@ -91,6 +91,24 @@ describe('framework answers are envelopes too', () => {
     }
   });
 
+  test('a Host header no URL can be built from -> 400, however often it is sent', async () => {
+    // Remembering the hosts that parsed (a parse per request saved) must never remember a junk one.
+    for (let i = 0; i < 2; i++) {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/banks',
+        headers: { ...headers, host: 'bad host' },
+      });
+      expect(expectValidationFailed(response)).toEqual([
+        { field: 'Host', message: 'is not a valid host name' },
+      ]);
+    }
+    expectSuccess(
+      await app.inject({ method: 'GET', url: '/api/banks', headers: { ...headers, host: 'pay.example' } }),
+      200,
+    );
+  });
+
   test('wrong method on a known path -> 404 envelope', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
       const response = await app.inject({ method, url: '/api/banks', headers: json, payload: '{}' });

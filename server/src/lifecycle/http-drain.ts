@@ -24,15 +24,18 @@ export class HttpDrain {
 
 /** The app's part of the drain: installed by buildApp before any route, so it sees every one. */
 export function drainHooks(app: FastifyInstance, drain: HttpDrain): void {
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!drain.draining) return;
+  // A callback hook (it runs on every request): the async form costs a promise each time.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    if (!drain.draining) return done();
     reply.header('connection', 'close');
     if (request.method === 'GET' && request.routeOptions.url === '/ready') {
       const error = new AppError('NOT_READY', 'Not ready: shutting down');
-      return reply
+      reply
         .code(error.status)
         .header('content-type', 'application/json; charset=utf-8')
         .send({ success: false, error: error.toBody() });
+      return;
     }
+    done();
   });
 }

@@ -18,7 +18,7 @@ type ApiRoute = { template: string; pattern: RegExp };
  * the hooks are in place).
  */
 export function observeHttp(app: FastifyInstance, routeOf: RouteResolver): void {
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
     const route = routeOf(request);
     const method = METHODS.has(request.method) ? request.method : OTHER;
     httpRequestDuration.observe(
@@ -27,6 +27,7 @@ export function observeHttp(app: FastifyInstance, routeOf: RouteResolver): void 
     );
     if (reply.statusCode === 429)
       rateLimitRefusals.inc({ limit: limitOf(request.method, route, request.url) });
+    done();
   });
 }
 

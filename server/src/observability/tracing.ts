@@ -92,29 +92,34 @@ function carrierOf(headers: FastifyRequest['headers']): Record<string, string> {
 
 /** A server span per request, from onRequest to onResponse, carrying the request id. */
 export function traceHttp(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    // Off (the default): not even the propagator's parse of the headers.
-    if (!started) return;
+  // Callback hooks: they run on every request, and off (the default) they only return.
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+    // Off: not even the propagator's parse of the headers.
+    if (!started) return done();
     const parent = propagation.extract(context.active(), carrierOf(request.headers));
     const span = tracer.startSpan(
       `${request.method} ${request.routeOptions.url ?? 'unmatched'}`,
       { kind: SpanKind.SERVER },
       parent,
     );
-    if (!span.isRecording()) return;
-    span.setAttributes({
-      'http.request.method': request.method,
-      'http.route': request.routeOptions.url ?? 'unmatched',
-      'pis.request_id': request.id,
-    });
-    (request as WithSpan)[REQUEST_SPAN] = span;
+    if (span.isRecording()) {
+      span.setAttributes({
+        'http.request.method': request.method,
+        'http.route': request.routeOptions.url ?? 'unmatched',
+        'pis.request_id': request.id,
+      });
+      (request as WithSpan)[REQUEST_SPAN] = span;
+    }
+    done();
   });
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
     const span = (request as WithSpan)[REQUEST_SPAN];
-    if (!span) return;
-    span.setAttribute('http.response.status_code', reply.statusCode);
-    if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
+    if (span) {
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    done();
   });
 }
 
