@@ -66,7 +66,8 @@ export function envelopeErrors(app: FastifyInstance): void {
  * request.
  */
 export function rejectUnusableHost(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  const origin = `${request.protocol}://${request.hostname}`;
+  // The host with its port: tRPC builds its URL from the whole Host (a port of 99999 threw there).
+  const origin = `${request.protocol}://${request.host}`;
   if (usableOrigins.has(origin)) {
     done();
     return;

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { prefixOf } from '../auth/api-key-secret.ts';
 import type { Orm } from '../db/orm.ts';
@@ -106,7 +107,8 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
     request_id: maskText(entry.requestId),
     idempotency_key: entry.idempotencyKey === null ? null : maskText(entry.idempotencyKey),
     request_body: maskedBody(entry.requestBody),
-    response_body: maskedAnswer(entry.responseBody),
+    response_body:
+      entry.method === 'GET' ? maskedReadAnswer(entry.responseBody) : maskedBody(entry.responseBody),
   }));
   // On the pool itself, the batch as one bound parameter: the ORM's execute would escape the
   // whole JSON text into the statement (a visible share of a busy API's CPU in the profile).
@@ -124,20 +126,23 @@ const INSERT_BATCH = `insert into request_log (organization_id, at, method, rout
 
 /**
  * A poll is answered the same text again and again (a payment read until it moves): the masked
- * form of a recent answer is kept for the next identical one. Only short texts (a payment's
- * answer is ~1.4 KB; lists rarely repeat), and the map is emptied when full.
+ * form of a recent read's answer is kept for the next identical one (masking a payment's answer
+ * costs ~16 µs, its hash ~2). Keyed by the answer's SHA-256, never by its text: the text holds
+ * account numbers and link tokens in clear, which must not outlive the batch in memory. Only
+ * short texts (a payment's answer is ~1.4 KB; lists rarely repeat); emptied when full.
  */
 const REMEMBERED_ANSWERS = 500;
 const REMEMBERED_ANSWER_CHARS = 4_096;
 const maskedAnswers = new Map<string, string | null>();
 
-function maskedAnswer(body: unknown): string | null {
+function maskedReadAnswer(body: unknown): string | null {
   if (typeof body !== 'string' || body.length > REMEMBERED_ANSWER_CHARS) return maskedBody(body);
-  let masked = maskedAnswers.get(body);
+  const digest = hash('sha256', body, 'base64');
+  let masked = maskedAnswers.get(digest);
   if (masked === undefined) {
     masked = maskedBody(body);
     if (maskedAnswers.size >= REMEMBERED_ANSWERS) maskedAnswers.clear();
-    maskedAnswers.set(body, masked);
+    maskedAnswers.set(digest, masked);
   }
   return masked;
 }
@@ -211,10 +216,14 @@ export function requestLogHooks(
   writer: RequestLogWriter,
   routeOf: RouteResolver,
 ): void {
-  app.addHook('onSend', (request, _reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // What went over the wire: HEAD, 204 and 304 answers carry no body (Fastify drops it later).
     if (
       (request as Logged)[KEY_OWNER] !== undefined &&
-      (typeof payload === 'string' || Buffer.isBuffer(payload))
+      (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
+      request.method !== 'HEAD' &&
+      reply.statusCode !== 204 &&
+      reply.statusCode !== 304
     ) {
       (request as Logged)[SENT] = payload;
     }

@@ -196,6 +196,37 @@ describe('the request log', () => {
     );
   });
 
+  it('a HEAD is logged without a body (none went over the wire); a repeated read stores its masked answer each time', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/payments',
+      headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' },
+      payload: paymentBody(),
+    });
+    const { paymentId } = JSON.parse(created.body).data as { paymentId: string };
+    const read = (method: 'GET' | 'HEAD', requestId: string) =>
+      app.inject({
+        method,
+        url: `/api/payments/${paymentId}`,
+        headers: { 'x-api-key': a.apiKey, 'x-request-id': requestId },
+      });
+    const head = await read('HEAD', 'req-head-1');
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    for (const id of ['req-poll-1', 'req-poll-2']) expect((await read('GET', id)).statusCode).toBe(200);
+    await writer.flush();
+    const bodies = await orm.em.execute<{ request_id: string; response_body: string | null }[]>(
+      `select request_id, response_body from request_log where request_id in ('req-head-1', 'req-poll-1', 'req-poll-2')
+        order by request_id`,
+    );
+    expect(bodies.map((row) => row.request_id)).toEqual(['req-head-1', 'req-poll-1', 'req-poll-2']);
+    expect(bodies[0]?.response_body).toBeNull();
+    // The second read's masked text is the remembered one: the same, account number masked.
+    expect(bodies[1]?.response_body).toContain(paymentId);
+    expect(bodies[1]?.response_body).not.toContain('12345678');
+    expect(bodies[2]?.response_body).toBe(bodies[1]?.response_body);
+  });
+
   it('never stores an API key, a password, a session token or a customer link token', async () => {
     const rows = await orm.em.execute<{ row: string }[]>(
       'select row_to_json(r)::text as row from request_log r',
