@@ -53,10 +53,14 @@ export const rateLimitHitCtes = (key: string, from: string) => `rate_clock as (
   from ${from}, rate_clock,
     lateral (select to_timestamp(floor(extract(epoch from rate_clock.t) / rate_clock.w) * rate_clock.w) as start) s
   on conflict (key) do update set
-    hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
-    window_start = excluded.window_start,
-    resets_at = excluded.resets_at
-  returning r.hits, ceil(extract(epoch from r.resets_at - (select t from rate_clock)))::int as reset_seconds
+    -- A statement timed just before a window ended can take the row's lock after one timed in
+    -- the next window: it counts in the newer window, never takes the row back to its own (which
+    -- restarted the newer window's count: a budget's worth over the limit at a boundary).
+    hits = case when r.window_start < excluded.window_start then 1 else r.hits + 1 end,
+    window_start = greatest(r.window_start, excluded.window_start),
+    resets_at = greatest(r.resets_at, excluded.resets_at)
+  returning r.hits,
+    least(ceil(extract(epoch from r.resets_at - (select t from rate_clock)))::int, (select w from rate_clock)) as reset_seconds
 )`;
 
 const CONSUME = {

@@ -38,6 +38,18 @@ describe('consumeRateLimit', () => {
     expect(next).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 60 });
   });
 
+  it('a hit timed in the window before, counted late (a lock wait at the boundary), never restarts the newer window', async () => {
+    const rule = { key: 'test:late', limit: 3, windowSeconds: 60 };
+    const newer = at('2026-01-15T10:01:00.500Z');
+    for (let i = 0; i < 3; i++) await consumeRateLimit(orm.em, { ...rule, now: newer });
+    // Timed at 10:00:59.9, it reached the row after the newer window's hits: counted there.
+    const late = await consumeRateLimit(orm.em, { ...rule, now: at('2026-01-15T10:00:59.900Z') });
+    expect(late.allowed).toBe(false);
+    // Its wait is the newer window's, never more than a window.
+    expect(late.resetSeconds).toBe(60);
+    expect((await consumeRateLimit(orm.em, { ...rule, now: newer })).allowed).toBe(false);
+  });
+
   it('counts keys apart', async () => {
     const now = at('2026-01-15T10:00:00.000Z');
     await consumeRateLimit(orm.em, { key: 'test:b', limit: 1, windowSeconds: 10, now });
