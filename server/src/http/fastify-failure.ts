@@ -10,6 +10,14 @@ import {
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const INTERNAL_BODY: ErrorBody = { message: 'Internal server error', code: 'INTERNAL_ERROR' };
 
+/** Answers `failure` as the error envelope (every failure made outside a procedure). */
+export function sendFailure(reply: FastifyReply, failure: PublicFailure): FastifyReply {
+  return reply
+    .code(failure.status)
+    .header('content-type', JSON_TYPE)
+    .send({ success: false, error: failure.body });
+}
+
 /** What the client sees for an error Fastify (or a plugin outside tRPC) raised. */
 export function fastifyFailure(error: FastifyError): PublicFailure {
   if (error instanceof AppError) return publicFailure(error);
@@ -38,10 +46,7 @@ export function envelopeFrameworkError(
           validationFailed([{ field: 'path', message: 'is not a valid URL (bad percent-encoding)' }]),
         )
       : fastifyFailure(error);
-  void reply
-    .code(failure.status)
-    .header('content-type', JSON_TYPE)
-    .send({ success: false, error: failure.body });
+  void sendFailure(reply, failure);
 }
 
 /**
@@ -52,10 +57,7 @@ export function envelopeErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = fastifyFailure(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(failure.status)
-      .header('content-type', JSON_TYPE)
-      .send({ success: false, error: failure.body });
+    return sendFailure(reply, failure);
   });
 }
 
@@ -76,11 +78,10 @@ export function rejectUnusableHost(request: FastifyRequest, reply: FastifyReply,
     new URL(origin);
   } catch {
     // The spec's 400 for bad input, with the header named (it had no code: the contract test).
-    const failure = publicFailure(validationFailed([{ field: 'Host', message: 'is not a valid host name' }]));
-    reply
-      .code(failure.status)
-      .header('content-type', JSON_TYPE)
-      .send({ success: false, error: failure.body });
+    sendFailure(
+      reply,
+      publicFailure(validationFailed([{ field: 'Host', message: 'is not a valid host name' }])),
+    );
     return;
   }
   if (usableOrigins.size >= USABLE_ORIGINS_KEPT) usableOrigins.clear();
@@ -94,15 +95,10 @@ const usableOrigins = new Set<string>();
 /**
  * onRequest hook: tRPC's Fastify adapter accepts multipart/form-data for FormData inputs, which
  * no procedure of ours takes, and answers every such request with a 500 (it re-serialises the
- * raw body stream). Refused up front as the 415 it is.
+ * raw body stream). Refused up front as the 415 it is. Registered in tRPC's own scope.
  */
 export async function refuseTrpcFormData(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (!request.url.startsWith('/trpc')) return;
   const type = request.headers['content-type'];
   if (typeof type !== 'string' || !/^\s*multipart\//i.test(type)) return;
-  const failure = publicFailure(unsupportedMediaType());
-  await reply
-    .code(failure.status)
-    .header('content-type', JSON_TYPE)
-    .send({ success: false, error: failure.body });
+  await sendFailure(reply, publicFailure(unsupportedMediaType()));
 }

@@ -23,7 +23,7 @@ import {
 } from 'trpc-to-openapi';
 import { ZodArray, type z } from 'zod';
 import { logProcedureFailure, publicFailure } from '../trpc/public-failure.ts';
-import { fastifyFailure, JSON_TYPE } from './fastify-failure.ts';
+import { fastifyFailure, JSON_TYPE, sendFailure } from './fastify-failure.ts';
 import { StreamedAnswer } from './streamed-answer.ts';
 
 export interface RestApiOptions {
@@ -56,10 +56,7 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = fastifyFailure(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(failure.status)
-      .header('content-type', JSON_TYPE)
-      .send({ success: false, error: failure.body });
+    return sendFailure(reply, failure);
   });
 
   app.setNotFoundHandler((_request, reply) =>

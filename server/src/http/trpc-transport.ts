@@ -1,7 +1,7 @@
 import { validationFailed } from '@pis/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicFailure } from '../trpc/public-failure.ts';
-import { JSON_TYPE } from './fastify-failure.ts';
+import { sendFailure } from './fastify-failure.ts';
 
 const JSONL = /(^|,)\s*application\/jsonl\s*(;|,|$)/i;
 const EVENT_STREAM = /(^|,)\s*text\/event-stream\s*(;|,|$)/i;
@@ -34,14 +34,11 @@ export function transportProblem(request: FastifyRequest): { field: string; mess
   return undefined;
 }
 
-/** onRequest hook: refuses streaming and subscription requests on /trpc (see transportProblem). */
+/**
+ * onRequest hook, in tRPC's own scope: refuses streaming and subscription requests on /trpc (see
+ * transportProblem).
+ */
 export async function refuseTrpcStreaming(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (!request.url.startsWith('/trpc')) return;
   const problem = transportProblem(request);
-  if (!problem) return;
-  const failure = publicFailure(validationFailed([problem]));
-  await reply
-    .code(failure.status)
-    .header('content-type', JSON_TYPE)
-    .send({ success: false, error: failure.body });
+  if (problem) await sendFailure(reply, publicFailure(validationFailed([problem])));
 }
