@@ -11,6 +11,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     mailInboxUrl: string;
+    printedMailInbox: string;
     apiKey: string;
     linkSigningSecret: string;
     suspendedMerchantLinks: SuspendedMerchantLinks;
@@ -33,6 +34,7 @@ export default async function setup(project: TestProject) {
     const key = await server.admin(['key:create', '--org', organizationId, '--permissions', 'read,write']);
     project.provide('baseUrl', server.baseUrl);
     project.provide('mailInboxUrl', server.mailInboxUrl);
+    project.provide('printedMailInbox', server.printedMailInbox);
     project.provide('apiKey', String(key.apiKey ?? key.key));
     project.provide('linkSigningSecret', server.linkSigningSecret);
     project.provide('suspendedMerchantLinks', await suspendedMerchantLinks(server));

@@ -16,6 +16,8 @@ export interface RunningServer {
   linkSigningSecret: string;
   /** MailDev's web API (no SMTP_URL: `npm start` runs it), where tests read the mail sent. */
   mailInboxUrl: string;
+  /** The mail inbox's address as the start box printed it (what a newcomer opens). */
+  printedMailInbox: string;
   /** Runs the operator CLI against this server's database; returns its one JSON line. */
   admin(args: string[]): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
@@ -79,8 +81,19 @@ export async function startServer(
     rmSync(dir, { recursive: true, force: true });
   };
 
+  // The start box's "mail inbox" line, read from stdout as a newcomer reads it.
+  let printedMailInbox = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const printed = /mail inbox +(http:\/\/\S+)/.exec(chunk.toString());
+    if (printed?.[1]) printedMailInbox = printed[1];
+  });
+
   try {
     await waitUntilReady(baseUrl, child);
+    // The box is printed right after the server starts listening.
+    for (let waited = 0; !printedMailInbox && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${tail.join('\n')}`);
@@ -99,6 +112,7 @@ export async function startServer(
     baseUrl,
     linkSigningSecret,
     mailInboxUrl: `http://127.0.0.1:${env.MAILDEV_WEB_PORT}`,
+    printedMailInbox,
     admin,
     stop,
   };

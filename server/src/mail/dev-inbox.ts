@@ -37,8 +37,10 @@ export async function startDevInbox(config: MailConfig, dataDir: string, logger:
   logger.info({ smtpPort, webPort }, 'MailDev started (no SMTP_URL)');
   return {
     smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-    // MailDev 3.0.0 answers 404 at `/`: its inbox page is /index.html.
-    webUrl: `http://127.0.0.1:${webPort}/index.html`,
+    // The root, which a browser (Accept: text/html) is answered with the inbox page carrying the
+    // `<base href="/">` its script builds the API's address from. Its `/index.html` is the bare
+    // file without it: the page there loads but shows "Failed to load emails" (issue 34 item 1).
+    webUrl: `http://127.0.0.1:${webPort}/`,
     stop: () => inbox.stop(),
   };
 }
