@@ -4,9 +4,18 @@ import type { EntityManager } from '../db/orm.ts';
 
 /**
  * Reading the request log and the audit log, always inside one organization (the caller's):
- * another organization's rows are never found, not even by id. Pages go newest first with an
- * id cursor (`before`), so a page costs the same however old the organization.
+ * another organization's rows are never found, not even by id. Pages go newest first, in time
+ * order (`at`, then the entry's id for entries of the same instant: the numbers, never their
+ * text, where "9" sorts after "15"), with an entry's id as the cursor (`before`): the next page
+ * starts strictly after that entry in the same order, so pages neither skip nor repeat. Both
+ * walk the (organization_id, at desc, id desc) index, so a page costs the same however old
+ * the organization.
  */
+
+/** Entries older than the cursor's entry, in the list's order; none when the cursor is not the organization's. */
+const olderThan = (table: 'request_log' | 'audit_log') =>
+  `(${table}.at, ${table}.id) < (select c.at, c.id from ${table} c where c.organization_id = ? and c.id = ?)`;
+const newestFirst = (table: 'request_log' | 'audit_log') => `order by ${table}.at desc, ${table}.id desc`;
 
 const cursor = z
   .string()
@@ -103,11 +112,11 @@ export async function searchRequestLog(
     values.push(value);
   }
   if (query.before) {
-    where.push('id < ?');
-    values.push(query.before);
+    where.push(olderThan('request_log'));
+    values.push(organizationId, query.before);
   }
   const rows = await em.execute<Row[]>(
-    `select ${COLUMNS} from request_log where ${where.join(' and ')} order by id desc limit ?`,
+    `select ${COLUMNS} from request_log where ${where.join(' and ')} ${newestFirst('request_log')} limit ?`,
     [...values, query.limit + 1],
   );
   const entries = rows.slice(0, query.limit).map(entryOf);
@@ -159,8 +168,9 @@ export async function listAuditLog(
     }[]
   >(
     `select id::text as id, at, actor_type, actor, action, target, details from audit_log
-      where organization_id = ? ${query.before ? 'and id < ?' : ''} order by id desc limit ?`,
-    [organizationId, ...(query.before ? [query.before] : []), query.limit + 1],
+      where organization_id = ? ${query.before ? `and ${olderThan('audit_log')}` : ''}
+      ${newestFirst('audit_log')} limit ?`,
+    [organizationId, ...(query.before ? [organizationId, query.before] : []), query.limit + 1],
   );
   const entries = rows.slice(0, query.limit).map((row) => ({
     id: String(row.id),
