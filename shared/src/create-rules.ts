@@ -12,7 +12,7 @@ import { MOCK_PROVIDER } from './primitives.ts';
  * this service can serve, and the idempotency key. The server and the MSW kit both apply them.
  */
 
-/** `Idempotency-Key` on create (as Stripe's); keys are per organization and kept 24 h. */
+/** `Idempotency-Key` on create (as Stripe's); keys are per organization and mode (test, live) and kept 24 h. */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 

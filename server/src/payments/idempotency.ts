@@ -4,6 +4,7 @@ import {
   type CreatedPayment,
   IDEMPOTENCY_KEY_TTL_MS,
   idempotencyKeyReused,
+  type PaymentMode,
   stableJson,
 } from '@pis/shared';
 import { IdempotencyKey } from '../db/entities/index.ts';
@@ -12,7 +13,8 @@ import type { EntityManager } from '../db/orm.ts';
 /**
  * `Idempotency-Key` on create (as Stripe's): a retry with the same key and the same request gets
  * the first answer and creates nothing; the same key with another request is a client bug (409).
- * Keys are per organization and kept 24 h; an older key counts as unused.
+ * Keys are per organization and mode (a live key's `order-42` is not a test key's: replaying one
+ * across modes is a new request of its own mode) and kept 24 h; an older key counts as unused.
  */
 /**
  * Fingerprint of the validated request. Hashing the parsed command (not the raw bytes) means
@@ -24,6 +26,8 @@ export function requestHash(command: unknown): string {
 
 export interface IdempotencyClaim {
   organizationId: string;
+  /** The mode of the API key that sent it: test and live are two namespaces. */
+  mode: PaymentMode;
   key: string;
   hash: string;
   /** This request's mark on the row while it is in progress. */
@@ -68,9 +72,9 @@ export async function claimIdempotencyKey(
 ): Promise<CreatedPayment | undefined> {
   const fork = em.fork();
   const claimed = await fork.execute<{ claim_token: string }[]>(
-    `insert into idempotency_key (organization_id, key, request_hash, payment_id, response, claim_token, created_at)
-     values (?, ?, ?, null, null, ?, ?)
-     on conflict (organization_id, key) do update
+    `insert into idempotency_key (organization_id, mode, key, request_hash, payment_id, response, claim_token, created_at)
+     values (?, ?, ?, ?, null, null, ?, ?)
+     on conflict (organization_id, mode, key) do update
        set request_hash = excluded.request_hash, payment_id = null, response = null,
            claim_token = excluded.claim_token, created_at = excluded.created_at
        where idempotency_key.created_at <= ?
@@ -78,6 +82,7 @@ export async function claimIdempotencyKey(
      returning claim_token`,
     [
       claim.organizationId,
+      claim.mode,
       claim.key,
       claim.hash,
       claim.token,
@@ -87,7 +92,11 @@ export async function claimIdempotencyKey(
     ],
   );
   if (claimed[0]?.claim_token === claim.token) return undefined;
-  const row = await fork.findOne(IdempotencyKey, { organization: claim.organizationId, key: claim.key });
+  const row = await fork.findOne(IdempotencyKey, {
+    organization: claim.organizationId,
+    mode: claim.mode,
+    key: claim.key,
+  });
   // Purged between the two statements: a 24 h old key, free again; the retry claims it.
   if (!row) throw idempotencyKeyInProgress();
   if (row.requestHash !== claim.hash) throw idempotencyKeyReused();
@@ -108,7 +117,7 @@ export async function completeIdempotencyKey(
 ): Promise<void> {
   const updated = await em.nativeUpdate(
     IdempotencyKey,
-    { organization: claim.organizationId, key: claim.key, claimToken: claim.token },
+    { organization: claim.organizationId, mode: claim.mode, key: claim.key, claimToken: claim.token },
     { payment: paymentId, response, claimToken: null },
   );
   if (updated !== 1) throw idempotencyKeyInProgress();
@@ -118,6 +127,7 @@ export async function completeIdempotencyKey(
 export async function dropIdempotencyClaim(em: EntityManager, claim: IdempotencyClaim): Promise<void> {
   await em.fork().nativeDelete(IdempotencyKey, {
     organization: claim.organizationId,
+    mode: claim.mode,
     key: claim.key,
     claimToken: claim.token,
   });
@@ -136,7 +146,7 @@ export async function holdIdempotencyClaim(
     .fork()
     .nativeUpdate(
       IdempotencyKey,
-      { organization: claim.organizationId, key: claim.key, claimToken: claim.token },
+      { organization: claim.organizationId, mode: claim.mode, key: claim.key, claimToken: claim.token },
       { createdAt: new Date(now.getTime() + UNKNOWN_OUTCOME_HOLD_MS - ABANDONED_CLAIM_MS) },
     );
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { createKey } from '../../src/cli/admin-actions.ts';
@@ -167,6 +168,37 @@ describe('a key sees only its own mode', () => {
       expect(answer.statusCode).toBe(200);
       expect(answer.body).toContain(own);
       expect(answer.body).not.toContain(other);
+    }
+  });
+
+  test('an Idempotency-Key is per mode: the same key in the other mode is a new request of that mode', async () => {
+    // Issue 31 item 3: keys were per organization only, so a live key replaying a test key's
+    // Idempotency-Key was answered the test payment's 201 with its customer link (or a 409).
+    for (const [first, second] of [
+      [
+        { key: testKey, body: paymentBody() },
+        { key: liveKey, body: paymentBody({ provider: 'real' }) },
+      ],
+      [
+        { key: liveKey, body: paymentBody({ provider: 'real' }) },
+        { key: testKey, body: paymentBody() },
+      ],
+    ] as const) {
+      const idempotencyKey = `order-${randomUUID()}`;
+      const one = await created(app, { ...first.key, 'idempotency-key': idempotencyKey }, first.body);
+      const other = await created(app, { ...second.key, 'idempotency-key': idempotencyKey }, second.body);
+      expect(other.paymentId).not.toBe(one.paymentId);
+      expect(other.redirectUrl).not.toBe(one.redirectUrl);
+      const stored = await orm.em.fork().find(Payment, { id: { $in: [one.paymentId, other.paymentId] } });
+      expect(new Set(stored.map((payment) => payment.mode)).size).toBe(2);
+      // Within each mode the key still answers its own first payment.
+      for (const [side, payment] of [
+        [first, one],
+        [second, other],
+      ] as const) {
+        const again = await created(app, { ...side.key, 'idempotency-key': idempotencyKey }, side.body);
+        expect(again.paymentId).toBe(payment.paymentId);
+      }
     }
   });
 

@@ -28,6 +28,7 @@ import { Migration20261125184000_audit_log_grants } from './Migration20261125184
 import { Migration20261125200000_obie_authorization_requests } from './Migration20261125200000_obie_authorization_requests.ts';
 import { Migration20261125203000_payment_list_by_mode } from './Migration20261125203000_payment_list_by_mode.ts';
 import { Migration20261127150000_insert_counts_per_row } from './Migration20261127150000_insert_counts_per_row.ts';
+import { Migration20261128090000_idempotency_per_mode } from './Migration20261128090000_idempotency_per_mode.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -89,5 +90,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261127150000_insert_counts_per_row',
     class: Migration20261127150000_insert_counts_per_row,
+  },
+  {
+    name: 'Migration20261128090000_idempotency_per_mode',
+    class: Migration20261128090000_idempotency_per_mode,
   },
 ];
