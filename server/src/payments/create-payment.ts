@@ -58,7 +58,7 @@ export async function createPayment(
   const claim: IdempotencyClaim | undefined = idempotencyKey
     ? {
         organizationId: caller.organizationId,
-        mode: caller.mode,
+        mode: modeOf(caller),
         key: idempotencyKey,
         hash: requestHash(command),
         token: randomId('idem'),
