@@ -1,7 +1,9 @@
 import { userInfo } from 'node:os';
+import { AppError } from '@pis/shared';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import { maskValue } from './masking.ts';
+import { signInFailures } from './metrics.ts';
 
 /**
  * Who did what (issue 20, item 4): key created and revoked, sign-in, sign-out and failed
@@ -145,12 +147,12 @@ export async function audited<T>(
 }
 
 /**
- * A sign-in, recorded either way: signed in (as the user), or failed (the email as typed, for the
- * organization that has a user with that email, if any; never the password).
+ * A sign-in, recorded either way it went for a member of an organization: signed in (as the
+ * user), or failed (the email as typed, for the organization that has a user with that email;
+ * never the password). What an anonymous stranger does grows no table (issue 31 item 4): a
+ * sign-in the throttle refused writes nothing, and a failure for an address that is no
+ * account's is counted (`pis_sign_in_failures_total{account="unknown"}`), not audited.
  */
-/** The actor of a failed sign-in whose address is no account's. */
-export const UNKNOWN_ADDRESS = '(no such account)';
-
 export async function auditedSignIn<T extends { organization: { id: string } } | { twoStepRequired: true }>(
   ctx: { em: EntityManager; log: Logger },
   email: string,
@@ -160,6 +162,10 @@ export async function auditedSignIn<T extends { organization: { id: string } } |
   try {
     session = await run();
   } catch (error) {
+    if (error instanceof AppError && error.kind === 'RATE_LIMITED') {
+      signInFailures.inc({ account: 'throttled' });
+      throw error;
+    }
     const [user] = await ctx.em
       .fork()
       .execute<{ organization_id: string }[]>(
@@ -167,13 +173,13 @@ export async function auditedSignIn<T extends { organization: { id: string } } |
         [email.slice(0, 254)],
       )
       .catch(() => []);
+    signInFailures.inc({ account: user ? 'known' : 'unknown' });
+    if (!user) throw error;
     await recordAudit(
       ctx.em.fork(),
       {
-        organizationId: user?.organization_id ?? null,
-        // The typed text only when it is an account's address: a password or a key typed into
-        // the email field must not stay in a log nobody can edit.
-        actor: { type: 'user', id: user ? email : UNKNOWN_ADDRESS },
+        organizationId: user.organization_id,
+        actor: { type: 'user', id: email },
         action: 'session.sign_in_failed',
       },
       ctx.log,

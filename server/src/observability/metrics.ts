@@ -65,6 +65,13 @@ export const rateLimitRefusals = new Counter({
   registers,
 });
 
+export const signInFailures = new Counter({
+  name: 'pis_sign_in_failures_total',
+  help: 'Refused dashboard sign-ins, by account: known (audited in its organization), unknown (no such account), throttled.',
+  labelNames: ['account'] as const,
+  registers,
+});
+
 export const requestLogDropped = new Counter({
   name: 'pis_request_log_dropped_total',
   help: 'Request log entries not written (queue full or a failed batch): the log has a gap.',

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { UNKNOWN_ADDRESS } from '../../src/observability/audit-log.ts';
 import { logsRouter } from '../../src/observability/logs.procedures.ts';
+import { signInFailures } from '../../src/observability/metrics.ts';
 import { purgeRequestLog, RequestLogWriter } from '../../src/observability/request-log.ts';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { adminCli, oneJsonLine } from '../helpers/admin-cli.ts';
@@ -356,16 +356,51 @@ describe('the audit log', () => {
     expect(JSON.stringify(await audit(other.b))).not.toContain(email);
   });
 
-  it('a failed sign-in whose address is no account keeps no trace of what was typed', async () => {
+  it('an anonymous stranger grows no table: failures for no account are counted, throttled attempts write nothing', async () => {
+    // Issue 31 item 4: 5 wrong passwords and 10 throttled attempts, for unknown addresses too, had
+    // written 15 audit rows (under no organization).
+    const auditRows = async () =>
+      Number(
+        (
+          await orm.em.execute<{ n: string }[]>(
+            `select count(*) as n from audit_log where action = 'session.sign_in_failed'`,
+          )
+        )[0]?.n,
+      );
+    const unknownFailures = async () =>
+      (await signInFailures.get()).values.find((value) => value.labels.account === 'unknown')?.value ?? 0;
+    const before = await auditRows();
+    const countedBefore = await unknownFailures();
+
     const stranger = new DashboardBrowser(app, '198.51.100.201');
     const typed = `${a.apiKey} my secret password`;
-    failure(await stranger.mutation('account.signIn', { email: typed, password: 'wrong password!!' }), 401);
-    const rows = await orm.em.execute<{ actor: string }[]>(
-      `select actor from audit_log where action = 'session.sign_in_failed' and organization_id is null`,
+    for (let attempt = 0; attempt < 5; attempt++) {
+      failure(await stranger.mutation('account.signIn', { email: typed, password: 'wrong password!!' }), 401);
+    }
+    expect(await auditRows()).toBe(before);
+    expect(await unknownFailures()).toBe(countedBefore + 5);
+
+    // A member's address: each wrong password is the organization's to see, until the throttle
+    // refuses (10 a window for one email from one address); a refused attempt writes nothing.
+    const m = await merchant();
+    const guesser = new DashboardBrowser(app, '198.51.100.202');
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 15; attempt++) {
+      const refused = await guesser.mutation('account.signIn', {
+        email: m.session.user.email,
+        password: 'wrong password!!',
+      });
+      statuses.push(refused.statusCode);
+    }
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+    expect(await auditRows()).toBe(before + 10);
+    const own = await orm.em.execute<{ actor: string; organization_id: string }[]>(
+      `select actor, organization_id from audit_log where action = 'session.sign_in_failed' and organization_id = ?`,
+      [m.session.organization.id],
     );
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.map((row) => row.actor).join('\n')).not.toContain(a.apiKey);
-    expect(rows.map((row) => row.actor)).toContain(UNKNOWN_ADDRESS);
+    expect(own).toHaveLength(10);
+    expect(new Set(own.map((row) => row.actor))).toEqual(new Set([m.session.user.email]));
   });
 
   it('cannot be edited: no procedure changes it and the database refuses UPDATE, DELETE and TRUNCATE', async () => {
