@@ -200,7 +200,7 @@ export function createContextFactory(services: AppServices) {
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
     clientAddress: () => rateLimitClient(req.ip),
-    noteKeyOwner: (organizationId) => noteRequestKeyOwner(req, organizationId),
+    noteKeyOwner: (organizationId, admitted) => noteRequestKeyOwner(req, organizationId, admitted),
     setHeader: (name, value) => {
       res.header(name, value);
     },

@@ -89,6 +89,8 @@ const EnvSchema = z.object({
   SHUTDOWN_DRAIN_MS: count(5_000, 0),
   /** The merchants' request log (observability/request-log.ts); `off` writes none (an incident lever). */
   REQUEST_LOG: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
+  /** Request-log entries one organization writes a UTC day (a tenth on reduced budgets); past it they are dropped and counted. */
+  REQUEST_LOG_ROWS_PER_DAY: count(200_000),
   /** Prometheus metrics (`GET /metrics`) on a listener of their own; unset: no listener. */
   METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   /** Loopback unless set (`0.0.0.0` in a container scraped from outside it). */
@@ -227,6 +229,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** Whether /api requests are written to the merchants' request log. */
   requestLog: boolean;
+  /** Entries one organization may write to it a UTC day (observability/request-log.ts). */
+  requestLogRowsPerDay: number;
   /** Where `GET /metrics` listens (observability/metrics-server.ts); undefined: nowhere. */
   metrics: { host: string; port: number } | undefined;
   /** OTLP trace export (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: tracing off. */
@@ -373,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     requestLog: e.REQUEST_LOG === 'on',
+    requestLogRowsPerDay: e.REQUEST_LOG_ROWS_PER_DAY,
     metrics:
       e.METRICS_PORT === undefined
         ? undefined

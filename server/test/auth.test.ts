@@ -143,6 +143,7 @@ describe('403: permission and organization', () => {
         apiKeyHeader: apiKey,
         config: testConfig(),
         setHeader: () => {},
+        noteKeyOwner: () => {},
         services: { apiKeyCache: noApiKeyCache },
       } as unknown as Context);
     const reader = await factories.createMerchant('read');

@@ -88,7 +88,9 @@ export async function startServiceParts(
   }
   const apiKeyCache = await startApiKeyCache(parts.notifications);
   const drain = new HttpDrain();
-  const requestLog = config.requestLog ? new RequestLogWriter(parts.database.orm, logger) : undefined;
+  const requestLog = config.requestLog
+    ? new RequestLogWriter(parts.database.orm, logger, { rowsPerDay: config.requestLogRowsPerDay })
+    : undefined;
   // After HTTP has stopped (steps run last-added first): its last entries, then the pool.
   if (requestLog) shutdown.add('request log', () => requestLog.stop());
   const app = await buildApp({

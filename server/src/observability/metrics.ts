@@ -74,7 +74,8 @@ export const signInFailures = new Counter({
 
 export const requestLogDropped = new Counter({
   name: 'pis_request_log_dropped_total',
-  help: 'Request log entries not written (queue full or a failed batch): the log has a gap.',
+  help: 'Request log entries not written, by reason: queue_full or write_failed (the log has a gap), organization_share or daily_ceiling (one organization past its share or its day).',
+  labelNames: ['reason'] as const,
   registers,
 });
 

@@ -14,8 +14,18 @@ import { requestLogDropped } from './metrics.ts';
  * masks the bodies and writes the queue in one statement per batch, each entry under the
  * organization the key check found for its key (noteRequestKeyOwner; a key that matches no
  * stored key is not logged: it belongs to nobody).
- * A full queue (the database far behind) drops entries and counts them
- * (`pis_request_log_dropped_total`) rather than growing without bound or slowing requests.
+ *
+ * What one organization can make it hold is bounded, so a free sign-up looping big bodies at its
+ * own refusals fills neither the disk nor other merchants' share (issue 31 item 1):
+ * - a request refused before its procedure ran (the key revoked or expired, the organization
+ *   inactive, a missing permission, over budget) and every 429 is logged without its bodies:
+ *   method, route, status and time say what happened;
+ * - each organization writes at most `rowsPerDay` entries a UTC day (a tenth for one on reduced
+ *   budgets, as its API budgets are), counted in `request_log_day` by the batch's own statement;
+ *   past it entries are dropped and counted;
+ * - each organization queues at most ORGANIZATION_QUEUE_SHARE entries in a process, so while the
+ *   writer lags one organization's flood drops its own entries, never another's.
+ * Every entry not written is counted in `pis_request_log_dropped_total` by reason.
  */
 
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -28,6 +38,10 @@ const FLUSH_EVERY_MS = 1_000;
 const FLUSH_AT = 100;
 const BATCH = 500;
 const MAX_QUEUED = 20_000;
+/** One organization's part of the queue: a tenth, so ten floods at once still leave room. */
+export const ORGANIZATION_QUEUE_SHARE = MAX_QUEUED / 10;
+/** The deployment's default entries per organization a UTC day (REQUEST_LOG_ROWS_PER_DAY). */
+export const DEFAULT_ROWS_PER_DAY = 200_000;
 
 export interface RequestLogEntry {
   /** The organization whose key this was (its hash matched a stored key), never guessed from text. */
@@ -40,6 +54,11 @@ export interface RequestLogEntry {
   keyPrefix: string;
   requestId: string;
   idempotencyKey: string | null;
+  /**
+   * Whether the bodies are stored: not for a refused request (then `requestBody` is not even
+   * held: it may be the 100 KB a flood sends; `responseBody`, a small envelope, gives the code).
+   */
+  bodies: boolean;
   requestBody: unknown;
   responseBody: unknown;
 }
@@ -48,24 +67,38 @@ export class RequestLogWriter {
   readonly #orm: Orm;
   readonly #logger: Logger;
   #queue: RequestLogEntry[] = [];
+  /** Entries queued per organization (its share of the queue). */
+  readonly #queuedBy = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
   readonly #flushAt: number;
+  readonly #rowsPerDay: number;
 
-  constructor(orm: Orm, logger: Logger, options: { flushEveryMs?: number; flushAt?: number } = {}) {
+  constructor(
+    orm: Orm,
+    logger: Logger,
+    options: { flushEveryMs?: number; flushAt?: number; rowsPerDay?: number } = {},
+  ) {
     this.#orm = orm;
     this.#logger = logger;
     this.#flushAt = options.flushAt ?? FLUSH_AT;
+    this.#rowsPerDay = options.rowsPerDay ?? DEFAULT_ROWS_PER_DAY;
     this.#timer = setInterval(() => void this.flush(), options.flushEveryMs ?? FLUSH_EVERY_MS);
     this.#timer.unref();
   }
 
   add(entry: RequestLogEntry): void {
-    if (this.#queue.length >= MAX_QUEUED) {
-      requestLogDropped.inc();
+    const queued = this.#queuedBy.get(entry.organizationId) ?? 0;
+    if (queued >= ORGANIZATION_QUEUE_SHARE) {
+      requestLogDropped.inc({ reason: 'organization_share' });
       return;
     }
+    if (this.#queue.length >= MAX_QUEUED) {
+      requestLogDropped.inc({ reason: 'queue_full' });
+      return;
+    }
+    this.#queuedBy.set(entry.organizationId, queued + 1);
     this.#queue.push(entry);
     if (this.#queue.length === this.#flushAt) void this.flush();
   }
@@ -75,10 +108,17 @@ export class RequestLogWriter {
     this.#flushing = this.#flushing.then(async () => {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, BATCH);
+        for (const { organizationId } of batch) {
+          const left = (this.#queuedBy.get(organizationId) ?? 1) - 1;
+          if (left > 0) this.#queuedBy.set(organizationId, left);
+          else this.#queuedBy.delete(organizationId);
+        }
         try {
-          await writeBatch(this.#orm, batch);
+          const written = await writeBatch(this.#orm, batch, this.#rowsPerDay);
+          if (written < batch.length)
+            requestLogDropped.inc({ reason: 'daily_ceiling' }, batch.length - written);
         } catch (error) {
-          requestLogDropped.inc(batch.length);
+          requestLogDropped.inc({ reason: 'write_failed' }, batch.length);
           this.#logger.warn({ err: error, entries: batch.length }, 'request log batch not written');
         }
       }
@@ -93,7 +133,8 @@ export class RequestLogWriter {
   }
 }
 
-async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
+/** Writes a batch; resolves to how many entries were kept (the rest were past a daily ceiling). */
+async function writeBatch(orm: Orm, batch: RequestLogEntry[], rowsPerDay: number): Promise<number> {
   const rows = batch.map((entry) => ({
     organization_id: entry.organizationId,
     at: entry.at.toISOString(),
@@ -106,23 +147,50 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[]): Promise<void> {
     // Both are the caller's text: a key pasted into one is cut like anywhere else.
     request_id: maskText(entry.requestId),
     idempotency_key: entry.idempotencyKey === null ? null : maskText(entry.idempotencyKey),
-    request_body: maskedBody(entry.requestBody),
-    response_body:
-      entry.method === 'GET' ? maskedReadAnswer(entry.responseBody) : maskedBody(entry.responseBody),
+    request_body: entry.bodies ? maskedBody(entry.requestBody) : null,
+    response_body: !entry.bodies
+      ? null
+      : entry.method === 'GET'
+        ? maskedReadAnswer(entry.responseBody)
+        : maskedBody(entry.responseBody),
   }));
   // On the pool itself, the batch as one bound parameter: the ORM's execute would escape the
   // whole JSON text into the statement (a visible share of a busy API's CPU in the profile).
   const pool = await orm.em.getConnection().getNativeClient();
-  await pool.query({ name: 'request_log_batch', text: INSERT_BATCH, values: [JSON.stringify(rows)] });
+  const written = await pool.query({
+    name: 'request_log_batch',
+    text: INSERT_BATCH,
+    values: [JSON.stringify(rows), rowsPerDay],
+  });
+  return written.rowCount ?? 0;
 }
 
-const INSERT_BATCH = `insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
+/**
+ * One statement a batch: the entries, each organization's count for the day raised by its
+ * entries in the batch (an upsert per organization, not per row), and only the entries within
+ * the organization's ceiling kept: `n`, an entry's place among its organization's in the batch,
+ * added to the day's count before the batch. Several instances' batches queue on the count's row.
+ */
+const INSERT_BATCH = `with e as (
+    select e.*, row_number() over (partition by e.organization_id order by e.at) as n
+    from json_to_recordset($1::json) as e(organization_id text, at timestamptz, method text,
+      route text, status int, error_code text, duration_ms int, key_prefix text, request_id text,
+      idempotency_key text, request_body text, response_body text)
+  ), added as (
+    select organization_id, count(*) as entries from e group by organization_id
+  ), counted as (
+    insert into request_log_day as d (organization_id, day, entries)
+    select organization_id, (now() at time zone 'utc')::date, entries from added order by organization_id
+    on conflict (organization_id, day) do update set entries = d.entries + excluded.entries
+    returning d.organization_id, d.entries
+  )
+  insert into request_log (organization_id, at, method, route, status, error_code, duration_ms,
     key_prefix, request_id, idempotency_key, request_body, response_body)
   select e.organization_id, e.at, e.method, e.route, e.status, e.error_code, e.duration_ms,
     e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
-  from json_to_recordset($1::json) as e(organization_id text, at timestamptz, method text,
-    route text, status int, error_code text, duration_ms int, key_prefix text, request_id text,
-    idempotency_key text, request_body text, response_body text)`;
+  from e join added a using (organization_id) join counted c using (organization_id)
+    join organization o on o.id = e.organization_id
+  where c.entries - a.entries + e.n <= case when o.reduced_budgets then $2::int / 10 else $2::int end`;
 
 /**
  * A poll is answered the same text again and again (a payment read until it moves): the masked
@@ -171,8 +239,17 @@ export async function purgeRequestLog(orm: Orm): Promise<number> {
     );
     const count = (deleted as { affectedRows?: number }).affectedRows ?? 0;
     total += count;
-    if (count < 5_000) return total;
+    if (count < 5_000) break;
   }
+  // The daily counts outlive their entries by a day (one row per organization a day).
+  await orm.em
+    .getConnection()
+    .execute(
+      `delete from request_log_day where day < (now() at time zone 'utc')::date - ?::int`,
+      [REQUEST_LOG_RETENTION_DAYS + 1],
+      'run',
+    );
+  return total;
 }
 
 /** Workers purge the log hourly (and once at start); several workers purging at once is harmless. */
@@ -192,18 +269,26 @@ export function startRequestLogRetention(orm: Orm, logger: Logger): { stop(): vo
 }
 
 const KEY_OWNER = Symbol('pis.request-log.key-owner');
+const ADMITTED = Symbol('pis.request-log.admitted');
 const SENT = Symbol('pis.request-log.sent');
-type Logged = FastifyRequest & { [KEY_OWNER]?: string; [SENT]?: string | Buffer };
+type Logged = FastifyRequest & { [KEY_OWNER]?: string; [ADMITTED]?: boolean; [SENT]?: string | Buffer };
 
 /**
  * Called by the key check once the presented key's hash matched a stored key (revoked or
  * expired included: its owner may want to see those refusals): the request is logged under that
  * key's organization. A key that matches nothing belongs to nobody and is not logged, whatever
  * prefix it shows: a prefix is not secret, and a stranger must not write into a merchant's log.
+ * `admitted`: the request passed every check (key, organization, permission, budget) and reached
+ * its procedure; only then are its bodies logged.
  */
-export function noteRequestKeyOwner(request: FastifyRequest, organizationId: string): void {
+export function noteRequestKeyOwner(request: FastifyRequest, organizationId: string, admitted = false): void {
   (request as Logged)[KEY_OWNER] = organizationId;
+  (request as Logged)[ADMITTED] = admitted;
 }
+
+/** A request's bodies are logged when it reached its procedure and was not refused for its budget. */
+const keepsBodies = (request: FastifyRequest, status: number) =>
+  (request as Logged)[ADMITTED] === true && status !== 429;
 
 /**
  * The app's part: /api requests whose key the key check matched (noteRequestKeyOwner). The
@@ -235,6 +320,7 @@ export function requestLogHooks(
     const keyPrefix = typeof key === 'string' ? prefixOf(key) : undefined;
     if (organizationId !== undefined && keyPrefix && request.url.startsWith('/api/')) {
       const idempotencyKey = request.headers['idempotency-key'];
+      const bodies = keepsBodies(request, reply.statusCode);
       writer.add({
         organizationId,
         at: new Date(Date.now() - reply.elapsedTime),
@@ -245,7 +331,8 @@ export function requestLogHooks(
         keyPrefix,
         requestId: request.id.slice(0, 128),
         idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, 255) : null,
-        requestBody: request.body,
+        bodies,
+        requestBody: bodies ? request.body : undefined,
         responseBody: (request as Logged)[SENT],
       });
     }

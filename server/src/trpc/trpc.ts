@@ -63,8 +63,11 @@ export interface Context {
    * an IPv6 one by its /64 (see rateLimitClient). Computed when asked: most requests never are.
    */
   clientAddress(): string;
-  /** The organization of the stored key the request's key matched (for the request log). */
-  noteKeyOwner(organizationId: string): void;
+  /**
+   * The organization of the stored key the request's key matched (for the request log);
+   * `admitted` once the request passed every check (then its bodies are logged too).
+   */
+  noteKeyOwner(organizationId: string, admitted?: boolean): void;
   /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
   setHeader(name: string, value: string): void;
   /** Session cookie and CSRF header, for the dashboard's procedures. */
@@ -225,6 +228,8 @@ const withPermission = (permission: Permission) =>
       const limit = budgetOf(limits, caller.budgets, budget);
       answerRateLimit(limits, ctx.setHeader, budget, rateLimitResult(limit, counted));
     }
+    // Past every refusal a stranger or a flood can provoke cheaply: the log keeps its bodies.
+    ctx.noteKeyOwner(caller.organizationId, true);
     await refuseUnstorableInput(getRawInput);
     return next({
       ctx: {

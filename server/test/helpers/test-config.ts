@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     shutdownDrainMs: 0,
     requestLog: true,
+    requestLogRowsPerDay: 200_000,
     metrics: undefined,
     tracing: undefined,
     webDistDir: '/nonexistent/web/dist',

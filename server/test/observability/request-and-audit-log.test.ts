@@ -83,6 +83,7 @@ describe('the request log', () => {
       keyPrefix: a.prefix,
       requestId: `${requestId}-${n}`,
       idempotencyKey: null,
+      bodies: true,
       requestBody: undefined,
       responseBody: '{"data":[]}',
     });

@@ -29,6 +29,7 @@ import { Migration20261125200000_obie_authorization_requests } from './Migration
 import { Migration20261125203000_payment_list_by_mode } from './Migration20261125203000_payment_list_by_mode.ts';
 import { Migration20261127150000_insert_counts_per_row } from './Migration20261127150000_insert_counts_per_row.ts';
 import { Migration20261128090000_idempotency_per_mode } from './Migration20261128090000_idempotency_per_mode.ts';
+import { Migration20261128091000_request_log_day } from './Migration20261128091000_request_log_day.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -95,4 +96,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261128090000_idempotency_per_mode',
     class: Migration20261128090000_idempotency_per_mode,
   },
+  { name: 'Migration20261128091000_request_log_day', class: Migration20261128091000_request_log_day },
 ];
