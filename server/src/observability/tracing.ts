@@ -203,8 +203,11 @@ let pgPatched = false;
 /**
  * A client span around every promise-style `pg` query made inside a traced piece of work (the
  * ORM's and pg-boss's: MikroORM has its own copy of pg, so both copies' Client are wrapped).
- * Statements without a parent span (pg-boss's polling) get none. Only the statement text is
- * recorded: values are bound parameters and never become attributes.
+ * Statements without a parent span (pg-boss's polling) get none. The statement's text is
+ * recorded (`db.query.text`) only when its values travel apart from it, as bound parameters;
+ * otherwise only what it does and to which table (`db.query.summary`, "insert payment"):
+ * MikroORM 7 inlines values into the text it sends, and such a text held TOTP secrets, password
+ * hashes, link tokens and account numbers (issue 31 item 2).
  */
 export async function traceDatabaseStatements(): Promise<void> {
   if (pgPatched) return;
@@ -214,6 +217,17 @@ export async function traceDatabaseStatements(): Promise<void> {
   for (const Client of clients) wrapQuery(Client);
 }
 
+/**
+ * What a statement does and to which table, from its text, never its values: the operation (its
+ * first word; a `with` is named by the statement that follows its CTEs, as far as it can tell)
+ * and the first table it names after from, into, update or join.
+ */
+export function querySummary(text: string): string {
+  const operation = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? 'query';
+  const table = /\b(?:from|into|update|join)\s+("?[A-Za-z_][\w.]*"?)/i.exec(text)?.[1]?.replaceAll('"', '');
+  return table ? `${operation} ${table}` : operation;
+}
+
 function wrapQuery(Client: typeof pg.Client): void {
   const original = Client.prototype.query as (...args: unknown[]) => unknown;
   Client.prototype.query = function tracedQuery(this: unknown, ...args: unknown[]) {
@@ -221,9 +235,15 @@ function wrapQuery(Client: typeof pg.Client): void {
     const submittable = typeof first === 'object' && first !== null && typeof first.submit === 'function';
     if (submittable || !tracingActive()) return original.apply(this, args);
     const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
-    const span = tracer.startSpan(text.trimStart().split(/\s/, 1)[0]?.toLowerCase() || 'query', {
+    const values = typeof first === 'object' && first !== null && 'values' in first ? first.values : args[1];
+    const summary = querySummary(text);
+    const span = tracer.startSpan(summary, {
       kind: SpanKind.CLIENT,
-      attributes: { 'db.system.name': 'postgresql', 'db.query.text': text.slice(0, 2_000) },
+      attributes: {
+        'db.system.name': 'postgresql',
+        'db.query.summary': summary,
+        ...(Array.isArray(values) && values.length > 0 ? { 'db.query.text': text.slice(0, 2_000) } : {}),
+      },
     });
     const end = (error: unknown) => {
       if (error) span.setStatus({ code: SpanStatusCode.ERROR });
