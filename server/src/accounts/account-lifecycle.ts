@@ -10,6 +10,7 @@ import {
 import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
 import { type AccountDeps, tokenLink } from './account-deps.ts';
 import { issueAccountToken, linkInvalid, readAccountToken, spendAccountToken } from './account-tokens.ts';
+import { requireAccountMail, spendAccountMail } from './mail-budget.ts';
 import { hashPassword, passwordMatches, spendPasswordCheck } from './password-hash.ts';
 import { assertStrongPassword } from './password-strength.ts';
 import { type ActiveSession, endSessionsOf } from './sessions.ts';
@@ -19,11 +20,26 @@ import { emailKey, emailTaken, findUserByEmail } from './users.ts';
 const organizationName = async (deps: AccountDeps, organizationId: string) =>
   (await deps.em.fork().findOne(Organization, { id: organizationId }, { fields: ['name'] }))?.name ?? '';
 
-/** A verification link to the user's current address (sign-up, "Resend", a changed email). */
+/**
+ * A verification link to the user's current address (sign-up, "Resend", a changed email),
+ * within the account-mail budgets (mail-budget.ts): past one, "Resend" is refused with 429
+ * (`refuse`, the setHeader for its Retry-After), and the mail a sign-up or an email change sends
+ * by itself is not sent (`skip`: that action stands; "Resend" works once the budget frees).
+ */
 export async function sendVerification(
   deps: AccountDeps,
   user: { id: string; email: string; organizationId: string },
+  overBudget: { refuse: (name: string, value: string) => void } | 'skip',
 ): Promise<void> {
+  const mail = { userId: user.id, organizationId: user.organizationId, to: user.email };
+  if (overBudget === 'skip') {
+    if (!(await spendAccountMail(deps.em, mail)).allowed) {
+      deps.log.warn({ userId: user.id }, 'verification mail over its budget: not sent');
+      return;
+    }
+  } else {
+    await requireAccountMail(deps.em, mail, overBudget.refuse);
+  }
   const token = await issueAccountToken(
     deps.em.fork(),
     { userId: user.id, purpose: 'verify-email', email: user.email },
@@ -203,7 +219,7 @@ export async function changeEmail(
     'email-changed',
     emailChangedMail({ to: oldEmail, organizationName: session.organization.name, newEmail }),
   );
-  await sendVerification(deps, { id: user.id, email: newEmail, organizationId: user.organization });
+  await sendVerification(deps, { id: user.id, email: newEmail, organizationId: user.organization }, 'skip');
   return { email: newEmail, emailVerified: false as const };
 }
 

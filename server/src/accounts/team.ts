@@ -5,6 +5,7 @@ import type { EntityManager } from '../db/orm.ts';
 import { invitationMail } from '../mail/templates.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { linkInvalid } from './account-tokens.ts';
+import { requireAccountMail } from './mail-budget.ts';
 import { hashPassword } from './password-hash.ts';
 import { assertStrongPassword } from './password-strength.ts';
 import { ROLE_NAMES, type TeamRole } from './roles.ts';
@@ -66,8 +67,9 @@ export async function listTeam(em: EntityManager, organizationId: string, now: D
  */
 export async function invite(
   deps: AccountDeps,
-  inviter: { email: string; emailVerified: boolean; organizationId: string },
+  inviter: { userId: string; email: string; emailVerified: boolean; organizationId: string },
   input: { email: string; role: TeamRole },
+  setHeader?: (name: string, value: string) => void,
 ) {
   if (!inviter.emailVerified) {
     throw new AppError('FORBIDDEN', 'Confirm your email address first: invitations wait for it');
@@ -78,6 +80,12 @@ export async function invite(
     throw validationFailed([{ field: 'email', message: 'already has a dashboard account' }]);
   }
   const organization = await fork.findOneOrFail(Organization, { id: inviter.organizationId });
+  // Counted before anything is stored: an invitation over the budget leaves no open link.
+  await requireAccountMail(
+    deps.em,
+    { userId: inviter.userId, organizationId: inviter.organizationId, to: email },
+    setHeader,
+  );
   const now = deps.clock.now();
   const token = randomBytes(32).toString('base64url');
   await fork.transactional(async (tx) => {

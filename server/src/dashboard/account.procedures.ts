@@ -223,11 +223,11 @@ export const accountRouter = router({
     .input(z.void())
     .output(VerificationSent)
     .mutation(async ({ ctx: { session, ...ctx } }) => {
-      await sendVerification(accountDeps(ctx), {
-        id: session.userId,
-        email: session.email,
-        organizationId: session.organization.id,
-      });
+      await sendVerification(
+        accountDeps(ctx),
+        { id: session.userId, email: session.email, organizationId: session.organization.id },
+        { refuse: ctx.setHeader },
+      );
       return { sent: true as const };
     }),
 

@@ -33,11 +33,13 @@ export const teamRouter = router({
         invite(
           accountDeps(ctx),
           {
+            userId: ctx.session.userId,
             email: ctx.session.email,
             emailVerified: ctx.session.emailVerified,
             organizationId: ctx.caller.organizationId,
           },
           input,
+          ctx.setHeader,
         ),
       ),
     ),

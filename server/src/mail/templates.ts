@@ -38,12 +38,30 @@ const render = ({ to, subject, paragraphs, action, footer }: Layout): MailMessag
 
 const FOOTER = 'Payment Initiation Service · you get this mail because of your dashboard account.';
 
+/**
+ * An organization's name as the mail shows it: it is whatever a stranger typed at sign-up (a
+ * phishing line, a link), so it stands quoted, as a name, inside the service's own sentence;
+ * on one line, at most 60 characters, and with anything that reads as a web address defanged
+ * (`phish[.]example`, `hxxps://`) so no mail program makes it a link (issue 31 item 5).
+ */
+export function quotedName(name: string): string {
+  const line = name.replace(/\s+/g, ' ').trim();
+  const short = line.length > 60 ? `${line.slice(0, 59)}…` : line;
+  const defanged = short
+    .replace(
+      /\b(h)(ttps?)(:\/\/)/gi,
+      (_all, h: string, rest: string) => `${h}${rest.replace(/t/gi, 'x')}[://]`,
+    )
+    .replace(/([\p{L}\p{N}-])\.(?=[\p{L}\p{N}-])/gu, '$1[.]');
+  return `“${defanged || 'your organization'}”`;
+}
+
 export const verifyEmailMail = (input: { to: string; organizationName: string; url: string }) =>
   render({
     to: input.to,
     subject: 'Confirm your email address',
     paragraphs: [
-      `Confirm this address for your dashboard account at ${input.organizationName}.`,
+      `Confirm this address for your dashboard account in the organization named ${quotedName(input.organizationName)}.`,
       'Test mode works already; live mode and team invitations wait for this confirmation. The link works once, for 24 hours.',
     ],
     action: { label: 'Confirm email address', url: input.url },
@@ -67,7 +85,7 @@ export const passwordChangedMail = (input: { to: string; organizationName: strin
     to: input.to,
     subject: 'Your password was changed',
     paragraphs: [
-      `The password of your dashboard account at ${input.organizationName} was changed, and every session was signed out.`,
+      `The password of your dashboard account in the organization named ${quotedName(input.organizationName)} was changed, and every session was signed out.`,
       'If this was not you, reset your password now with "Forgot password?" on the sign-in page.',
     ],
     footer: FOOTER,
@@ -104,7 +122,10 @@ export const twoStepChangedMail = (input: {
   return render({
     to: input.to,
     subject: change.subject,
-    paragraphs: [change.what.replace('{org}', () => input.organizationName), change.notYou],
+    paragraphs: [
+      change.what.replace('{org}', () => `the organization named ${quotedName(input.organizationName)}`),
+      change.notYou,
+    ],
     footer: FOOTER,
   });
 };
@@ -114,7 +135,7 @@ export const emailChangedMail = (input: { to: string; organizationName: string; 
     to: input.to,
     subject: 'Your sign-in email was changed',
     paragraphs: [
-      `The dashboard account at ${input.organizationName} that used this address now signs in as ${input.newEmail}.`,
+      `The dashboard account in the organization named ${quotedName(input.organizationName)} that used this address now signs in as ${input.newEmail}.`,
       'If this was not you, contact your organization owner or our support at once.',
     ],
     footer: FOOTER,
@@ -131,7 +152,7 @@ export const invitationMail = (input: {
     to: input.to,
     subject: 'You are invited to a payments dashboard',
     paragraphs: [
-      `${input.invitedBy} invited you to join ${input.organizationName} on its payments dashboard, as ${input.role}.`,
+      `A member of the organization named ${quotedName(input.organizationName)} (signed in as ${input.invitedBy}) invited you to join its payments dashboard, as ${input.role}.`,
       'The link works once, for 7 days. You choose your password when you accept.',
     ],
     action: { label: 'Accept the invitation', url: input.url },

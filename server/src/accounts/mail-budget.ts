@@ -1,0 +1,68 @@
+import { AppError } from '@pis/shared';
+import type { EntityManager } from '../db/orm.ts';
+import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
+import { emailKey } from './users.ts';
+
+/**
+ * Mail a member can make the service send to an address they choose (a verification link, an
+ * invitation) is budgeted, so a free sign-up cannot use our domain to spray mail (issue 31
+ * item 5): per recipient address, per member and per organization, in the shared store so every
+ * instance counts together. The reset form has its own budget (account-lifecycle.ts).
+ */
+export const ACCOUNT_MAIL_LIMITS = {
+  toAddressPerHour: 5,
+  perMemberPerHour: 10,
+  perOrganizationPerDay: 50,
+} as const;
+
+const HOUR = 60 * 60;
+
+/** Who asks for the mail and to whom it goes. */
+export interface AccountMail {
+  userId: string;
+  organizationId: string;
+  to: string;
+}
+
+/** Counts one mail against each budget; refused past any, with the seconds until the earliest one frees. */
+export async function spendAccountMail(
+  em: EntityManager,
+  mail: AccountMail,
+): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+  const results = await Promise.all([
+    consumeRateLimit(em.fork(), {
+      key: `account-mail:to:${emailKey(mail.to)}`,
+      limit: ACCOUNT_MAIL_LIMITS.toAddressPerHour,
+      windowSeconds: HOUR,
+    }),
+    consumeRateLimit(em.fork(), {
+      key: `account-mail:member:${mail.userId}`,
+      limit: ACCOUNT_MAIL_LIMITS.perMemberPerHour,
+      windowSeconds: HOUR,
+    }),
+    consumeRateLimit(em.fork(), {
+      key: `account-mail:organization:${mail.organizationId}`,
+      limit: ACCOUNT_MAIL_LIMITS.perOrganizationPerDay,
+      windowSeconds: 24 * HOUR,
+    }),
+  ]);
+  const refused = results.filter((result) => !result.allowed);
+  if (refused.length === 0) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: Math.max(...refused.map((result) => result.resetSeconds)) };
+}
+
+/** As spendAccountMail, refusing with 429 RATE_LIMITED (and when to try again) past a budget. */
+export async function requireAccountMail(
+  em: EntityManager,
+  mail: AccountMail,
+  setHeader?: (name: string, value: string) => void,
+): Promise<void> {
+  const spent = await spendAccountMail(em, mail);
+  if (spent.allowed) return;
+  setHeader?.('retry-after', String(spent.retryAfterSeconds));
+  const minutes = Math.max(1, Math.ceil(spent.retryAfterSeconds / 60));
+  throw new AppError(
+    'RATE_LIMITED',
+    `Too many account mails from this account or to this address: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+  );
+}
