@@ -12,12 +12,18 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
  * Whether a failed attempt may be tried again. Only failures where the service either never saw
- * the request or refused it before doing anything: no answer at all, 5xx, 429 (rate limited).
- * A 4xx other than 429 is the caller's problem and retrying cannot fix it.
+ * the request or refused it before doing anything: no answer at all, 5xx, 429 (rate limited), and
+ * 409 IDEMPOTENCY_KEY_IN_PROGRESS (a create whose first try is still claimed: only requests sent
+ * with the same Idempotency-Key get it). Any other 4xx is the caller's problem and retrying cannot fix it.
  */
 export const isRetryableFailure = (error: unknown): boolean => {
   if (error instanceof PaymentsConnectionError) return true;
-  if (error instanceof PaymentsApiError) return error.status >= 500 || error.status === 429;
+  if (error instanceof PaymentsApiError) {
+    // The same key's first try still holds the claim (its answer was lost: an instance or the
+    // database died under it); the service frees an abandoned claim within 15 s.
+    if (error.status === 409 && error.code === 'IDEMPOTENCY_KEY_IN_PROGRESS') return true;
+    return error.status >= 500 || error.status === 429;
+  }
   return false;
 };
 

@@ -276,6 +276,16 @@ describe('retries', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('retries 409 IDEMPOTENCY_KEY_IN_PROGRESS on create with the same key until the first payment answers', async () => {
+    const { fetch, requests } = fakeFetch(
+      fail(409, { message: 'still being processed', code: 'IDEMPOTENCY_KEY_IN_PROGRESS' }),
+      ok({ paymentId: PAYMENT_ID }, 201),
+    );
+    const created = await settle(client(fetch).payments.create(createInput, { idempotencyKey: 'k' }));
+    expect(created).toMatchObject({ paymentId: PAYMENT_ID });
+    expect(requests.map((r) => r.headers.get('idempotency-key'))).toEqual(['k', 'k']);
+  });
+
   it('never retries cancel: not on 5xx, not on network failure, not on 409', async () => {
     for (const reply of [
       fail(503, { message: 'down' }),
