@@ -70,6 +70,20 @@ describe.each([
         .getByText(`Invitation sent to ${role.toLowerCase()}-${stamp}@acme.example (${role})`)
         .waitFor();
     }
+    // An invitation sent by mistake is withdrawn; its link then says so (issue 31 item 6).
+    const mistaken = `mistake-${stamp}@acme.example`;
+    await page.getByLabel('Email').fill(mistaken);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText(`Invitation sent to ${mistaken}`).waitFor();
+    const waiting = page.getByRole('list', { name: 'Invitations waiting' });
+    await waiting.getByText(mistaken).waitFor();
+    await page.getByRole('button', { name: `Withdraw the invitation to ${mistaken}` }).click();
+    await waiting.getByText(mistaken).waitFor({ state: 'detached' });
+    const withdrawnLink = await openCustomerPage(browser, { viewport, expectedErrors: /status of 410/ });
+    await withdrawnLink.page.goto(linkIn(await mailTo(mistaken, 'You are invited to a payments dashboard')));
+    await withdrawnLink.page
+      .getByText('This invitation was withdrawn: ask the organization for a new one.')
+      .waitFor();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
 

@@ -93,6 +93,14 @@ export const TeamList = z.object({
   invitations: z.array(z.object({ email: z.string(), role: TeamRole, expiresAt: z.string() })),
 });
 export const MemberIdInput = z.object({ userId: z.string().min(1).max(40) });
+export const WithdrawInvitationInput = z.object({ email: Email });
+export const InvitationWithdrawn = z.object({ withdrawn: z.literal(true), email: z.string() });
+/** "Confirm it's you": the password, or a current two-step code (app or recovery code). */
+export const ConfirmIdentityInput = z.union([
+  z.strictObject({ password: z.string().min(1).max(1024) }),
+  z.strictObject({ code: TwoStepCode }),
+]);
+export const IdentityConfirmed = z.object({ confirmedAt: z.string() });
 export const SetRoleInput = z.object({ userId: z.string().min(1).max(40), role: TeamRole });
 export const MemberRoleSet = z.object({ id: z.string(), email: z.string(), role: TeamRole });
 export const MemberRemoved = z.object({ removed: z.literal(true), id: z.string(), email: z.string() });

@@ -33,6 +33,12 @@ export const ERROR_KINDS = {
     publicCode: false,
     description: 'The key lacks the permission, or the organization is not active',
   },
+  REAUTHENTICATION_REQUIRED: {
+    status: 403,
+    publicCode: false,
+    description:
+      'Dashboard only: a team change on a session signed in over 15 minutes ago; confirm the password or a two-step code first',
+  },
   PROVIDER_NOT_APPROVED: {
     status: 403,
     publicCode: true,

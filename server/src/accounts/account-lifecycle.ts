@@ -9,7 +9,13 @@ import {
 } from '../mail/templates.ts';
 import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
 import { type AccountDeps, tokenLink } from './account-deps.ts';
-import { issueAccountToken, linkInvalid, readAccountToken, spendAccountToken } from './account-tokens.ts';
+import {
+  issueAccountToken,
+  linkInvalid,
+  readAccountToken,
+  spendAccountToken,
+  spendOpenAccountTokens,
+} from './account-tokens.ts';
 import { requireAccountMail, spendAccountMail } from './mail-budget.ts';
 import { hashPassword, passwordMatches, spendPasswordCheck } from './password-hash.ts';
 import { assertStrongPassword } from './password-strength.ts';
@@ -128,7 +134,8 @@ export async function resetPassword(deps: AccountDeps, token: string, password: 
   });
   await endSessionsOf(deps.em, user.id);
   await deps.mail.queue('password-changed', passwordChangedMail({ to: user.email, organizationName: name }));
-  return { reset: true as const };
+  // Who, for the audit log (the answer itself is only `reset`).
+  return { reset: true as const, email: user.email, organizationId: user.organization };
 }
 
 const setPassword = async (deps: AccountDeps, userId: string, password: string) => {
@@ -215,6 +222,8 @@ export async function changeEmail(
     if (error instanceof UniqueConstraintViolationException) throw emailTaken('newEmail');
     throw error;
   }
+  // A reset link mailed to the old address must not take the account back (issue 31 item 7).
+  await spendOpenAccountTokens(deps.em.fork(), user.id, 'password-reset', deps.clock.now());
   await deps.mail.queue(
     'email-changed',
     emailChangedMail({ to: oldEmail, organizationName: session.organization.name, newEmail }),

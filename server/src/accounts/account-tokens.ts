@@ -29,11 +29,7 @@ export async function issueAccountToken(
 ): Promise<string> {
   const now = clock.now();
   const token = randomBytes(32).toString('base64url');
-  await em.nativeUpdate(
-    AccountToken,
-    { user: input.userId, purpose: input.purpose, usedAt: null },
-    { usedAt: now },
-  );
+  await spendOpenAccountTokens(em, input.userId, input.purpose, now);
   await em.insert(AccountToken, {
     id: idOf(token),
     user: input.userId,
@@ -44,6 +40,19 @@ export async function issueAccountToken(
     usedAt: null,
   });
   return token;
+}
+
+/**
+ * Every unused link of a purpose for the user stops working: a newer one was issued, or what it
+ * would act on changed (a reset link dies with a new password or email, or sign-out everywhere).
+ */
+export async function spendOpenAccountTokens(
+  em: EntityManager,
+  userId: string,
+  purpose: AccountTokenPurpose,
+  now: Date,
+): Promise<void> {
+  await em.nativeUpdate(AccountToken, { user: userId, purpose, usedAt: null }, { usedAt: now });
 }
 
 export const linkInvalid = () =>

@@ -1,10 +1,11 @@
 import { AppError, type DashboardOrganization, MESSAGES, type PaymentMode } from '@pis/shared';
 import type { Clock } from '../clock.ts';
-import { DashboardSession, DashboardUser } from '../db/entities/index.ts';
+import { DashboardSession, DashboardUser, Invitation } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { organizationSummaryAndBudgets } from '../organizations/organization-summary.ts';
 import type { BudgetSettings } from '../rate-limits/organization-budgets.ts';
+import { spendOpenAccountTokens } from './account-tokens.ts';
 import type { TeamRole } from './roles.ts';
 import { newCsrfToken, newSessionToken, sameToken, sessionIdOf } from './session-token.ts';
 
@@ -33,6 +34,8 @@ export interface ActiveSession {
   csrfToken: string;
   /** The dashboard's test/live switch: which payments its pages show. */
   mode: PaymentMode;
+  /** When the member last proved who they are on this session (sign-in or a confirmation). */
+  authenticatedAt: Date;
 }
 
 export const notSignedIn = () => new AppError('UNAUTHORIZED', 'Not signed in');
@@ -56,6 +59,7 @@ export async function createSession(
     user: userId,
     csrfToken: newCsrfToken(),
     createdAt: now,
+    authenticatedAt: now,
     lastSeenAt: now,
     expiresAt,
   });
@@ -106,6 +110,7 @@ export async function authenticateSession(
     twoStepMissing: found.requireTwoStep && user.totpEnabledAt == null,
     csrfToken: session.csrfToken,
     mode: session.mode,
+    authenticatedAt: session.authenticatedAt,
   };
 }
 
@@ -144,10 +149,25 @@ export async function purgeEndedSessions(em: EntityManager, now: Date): Promise<
 
 /**
  * Ends every session of a user but `keep` (the one asking, when there is one): sign out
- * everywhere, a changed password, a reset. Resolves to how many ended.
+ * everywhere, a changed password, a reset, a member removed. Whatever those sessions could still
+ * set going dies with them (issue 31 items 6 and 7): the open invitations they made are
+ * withdrawn, and the user's unused password-reset links stop working (a stolen session's reset
+ * link or invitation must not outlive the owner's "Sign out everywhere"). Resolves to how many
+ * sessions ended.
  */
 export async function endSessionsOf(em: EntityManager, userId: string, keep?: string): Promise<number> {
-  return em
-    .fork()
-    .nativeDelete(DashboardSession, keep ? { user: userId, id: { $ne: keep } } : { user: userId });
+  const fork = em.fork();
+  const now = new Date();
+  await fork.nativeUpdate(
+    Invitation,
+    {
+      invitedByUser: userId,
+      acceptedAt: null,
+      withdrawnAt: null,
+      ...(keep ? { invitedBySession: { $ne: keep } } : {}),
+    },
+    { withdrawnAt: now },
+  );
+  await spendOpenAccountTokens(fork, userId, 'password-reset', now);
+  return fork.nativeDelete(DashboardSession, keep ? { user: userId, id: { $ne: keep } } : { user: userId });
 }

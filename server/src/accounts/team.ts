@@ -22,6 +22,21 @@ export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 const idOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
+/**
+ * Team changes (invite, change a role, remove a member, withdraw an invitation) on a session
+ * signed in longer ago than this ask for the password or a two-step code first (issue 31 item 6):
+ * a session cookie stolen or left open must not be enough to add a member or take the team.
+ */
+export const RECENT_SIGN_IN_MS = 15 * 60_000;
+
+export function requireRecentSignIn(session: { authenticatedAt: Date }, now: Date): void {
+  if (now.getTime() - session.authenticatedAt.getTime() <= RECENT_SIGN_IN_MS) return;
+  throw new AppError(
+    'REAUTHENTICATION_REQUIRED',
+    'Confirm it is you first: you signed in more than 15 minutes ago, and team changes ask for your password (or a two-step code) again',
+  );
+}
+
 const lastOwner = () =>
   new AppError('FORBIDDEN', 'An organization needs an owner: make another member Owner first');
 const notMember = () => new AppError('NOT_FOUND', 'No such member in your organization');
@@ -41,7 +56,7 @@ export async function listTeam(em: EntityManager, organizationId: string, now: D
     fork.find(DashboardUser, { organization: organizationId }, { orderBy: { createdAt: 'asc' } }),
     fork.find(
       Invitation,
-      { organization: organizationId, acceptedAt: null, expiresAt: { $gt: now } },
+      { organization: organizationId, acceptedAt: null, withdrawnAt: null, expiresAt: { $gt: now } },
       { orderBy: { createdAt: 'asc' } },
     ),
   ]);
@@ -67,7 +82,13 @@ export async function listTeam(em: EntityManager, organizationId: string, now: D
  */
 export async function invite(
   deps: AccountDeps,
-  inviter: { userId: string; email: string; emailVerified: boolean; organizationId: string },
+  inviter: {
+    userId: string;
+    sessionId: string;
+    email: string;
+    emailVerified: boolean;
+    organizationId: string;
+  },
   input: { email: string; role: TeamRole },
   setHeader?: (name: string, value: string) => void,
 ) {
@@ -101,6 +122,8 @@ export async function invite(
       email,
       role: input.role,
       invitedBy: inviter.email,
+      invitedByUser: inviter.userId,
+      invitedBySession: inviter.sessionId,
       createdAt: now,
       expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
       acceptedAt: null,
@@ -119,10 +142,35 @@ export async function invite(
   return { invited: true as const, email, role: input.role };
 }
 
+/** An Owner withdraws an open invitation: its link then answers that it was withdrawn. */
+export async function withdrawInvitation(
+  em: EntityManager,
+  organizationId: string,
+  email: string,
+  now: Date,
+) {
+  const withdrawn = await em.fork().nativeUpdate(
+    Invitation,
+    {
+      organization: organizationId,
+      email: emailKey(email),
+      acceptedAt: null,
+      withdrawnAt: null,
+      expiresAt: { $gt: now },
+    },
+    { withdrawnAt: now },
+  );
+  if (withdrawn === 0) throw new AppError('NOT_FOUND', 'No open invitation to that address');
+  return { withdrawn: true as const, email: emailKey(email) };
+}
+
 async function openInvitation(em: EntityManager, token: string, now: Date) {
   if (!TOKEN_FORMAT.test(token)) throw linkInvalid();
   const invitation = await em.findOne(Invitation, { id: idOf(token) });
   if (!invitation || invitation.acceptedAt) throw linkInvalid();
+  if (invitation.withdrawnAt) {
+    throw new AppError('LINK_EXPIRED', 'This invitation was withdrawn: ask the organization for a new one.');
+  }
   if (invitation.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('LINK_EXPIRED', 'This invitation has expired: ask for a new one.');
   }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AppError, validationFailed } from '@pis/shared';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { Clock } from '../clock.ts';
-import { DashboardUser, Organization } from '../db/entities/index.ts';
+import { DashboardSession, DashboardUser, Organization } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { twoStepChangedMail } from '../mail/templates.ts';
 import type { AccountDeps } from './account-deps.ts';
@@ -310,4 +310,26 @@ export async function turnOffTwoStep(
   await endSessionsOf(deps.em, session.userId, session.id);
   await tellTheAddress(deps, session, 'turned-off');
   return { enabled: false as const };
+}
+
+/**
+ * "Confirm it's you" before a sensitive change on a session signed in a while ago (team changes,
+ * issue 31 item 6): the password, or a current two-step code for a member who uses two-step
+ * (throttled where sign-in's code step is). The session counts as freshly signed in from now.
+ */
+export async function confirmIdentity(
+  deps: AccountDeps,
+  client: AccountClient,
+  session: ActiveSession,
+  input: { password: string } | { code: string },
+) {
+  if ('password' in input) {
+    await reauthenticate(deps, client, session, input.password, 'password');
+  } else {
+    await throttleAccountAttempt(deps.em, client, session.email, 'two-step');
+    await spendTwoStepCode(deps.em, session.userId, input.code, deps.clock);
+  }
+  const now = deps.clock.now();
+  await deps.em.fork().nativeUpdate(DashboardSession, { id: session.id }, { authenticatedAt: now });
+  return { confirmedAt: now.toISOString() };
 }

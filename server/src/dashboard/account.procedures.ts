@@ -3,9 +3,11 @@ import {
   AppError,
   ChangeEmailInput,
   ChangePasswordInput,
+  ConfirmIdentityInput,
   DashboardSession,
   EmailChanged,
   EmailVerified,
+  IdentityConfirmed,
   InvitationDetails,
   InvitationTokenInput,
   PasswordChanged,
@@ -48,6 +50,7 @@ import { signUp } from '../accounts/sign-up.ts';
 import { acceptInvitation, describeInvitation } from '../accounts/team.ts';
 import {
   beginTwoStep,
+  confirmIdentity,
   regenerateRecoveryCodes,
   setTwoStepRequired,
   turnOffTwoStep,
@@ -239,22 +242,54 @@ export const accountRouter = router({
   resetPassword: anonymousMutation
     .input(ResetPasswordInput)
     .output(PasswordReset)
-    .mutation(({ ctx, input }) => resetPassword(accountDeps(ctx), input.token, input.password)),
+    .mutation(async ({ ctx, input }) => {
+      const { email, organizationId } = await resetPassword(accountDeps(ctx), input.token, input.password);
+      await recordAudit(
+        ctx.em.fork(),
+        { organizationId, actor: { type: 'user', id: email }, action: 'account.password_reset' },
+        ctx.log,
+      );
+      return { reset: true as const };
+    }),
 
   changePassword: accountMutation
     .input(ChangePasswordInput)
     .output(PasswordChanged)
-    .mutation(({ ctx, input }) => changePassword(accountDeps(ctx), ctx, ctx.session, input)),
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'account.password_changed' }, () =>
+        changePassword(accountDeps(ctx), ctx, ctx.session, input),
+      ),
+    ),
 
   changeEmail: accountMutation
     .input(ChangeEmailInput)
     .output(EmailChanged)
-    .mutation(({ ctx, input }) => changeEmail(accountDeps(ctx), ctx, ctx.session, input)),
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        (changed) => ({ action: 'account.email_changed', target: changed.email }),
+        () => changeEmail(accountDeps(ctx), ctx, ctx.session, input),
+      ),
+    ),
+
+  /** "Confirm it's you" before a team change on a session signed in over 15 minutes ago. */
+  confirmIdentity: accountMutation
+    .input(ConfirmIdentityInput)
+    .output(IdentityConfirmed)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'session.identity_confirmed' }, () =>
+        confirmIdentity(accountDeps(ctx), ctx, ctx.session, input),
+      ),
+    ),
 
   signOutEverywhere: accountMutation
     .input(z.void())
     .output(SignedOutEverywhere)
-    .mutation(({ ctx }) => signOutEverywhere(accountDeps(ctx), ctx.session)),
+    .mutation(({ ctx }) =>
+      audited(ctx, { action: 'session.signed_out_everywhere' }, () =>
+        signOutEverywhere(accountDeps(ctx), ctx.session),
+      ),
+    ),
 
   session: sessionQuery
     .input(z.void())
@@ -276,7 +311,9 @@ export const accountRouter = router({
     .input(SetDashboardModeInput)
     .output(DashboardSession)
     .mutation(async ({ ctx, input }) => {
-      const session = await setSessionMode(ctx.em, ctx.session, input.mode);
+      const session = await audited(ctx, { action: 'session.mode_changed', target: input.mode }, () =>
+        setSessionMode(ctx.em, ctx.session, input.mode),
+      );
       return {
         user: {
           id: session.userId,

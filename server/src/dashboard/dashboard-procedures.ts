@@ -1,6 +1,7 @@
 import { AppError } from '@pis/shared';
 import { type RolePermission, requireRole } from '../accounts/roles.ts';
 import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
+import { requireRecentSignIn } from '../accounts/team.ts';
 import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import { publicProcedure, storableInput } from '../trpc/trpc.ts';
 
@@ -97,6 +98,14 @@ export const sessionMutation = withRole('write');
 export const supportMutation = withRole('support');
 /** The team and its rules: Owner only. */
 export const teamMutation = withRole('team');
+/**
+ * A change to who is on the team (invite, role, removal, withdrawn invitation): Owner only, and
+ * on a session signed in over 15 minutes ago only after "Confirm it's you" (accounts/team.ts).
+ */
+export const teamChange = teamMutation.use(async ({ ctx, next }) => {
+  requireRecentSignIn(ctx.session, ctx.clock.now());
+  return next();
+});
 /** The member's own account (password, email, two-step, sessions): every role. */
 export const accountMutation = withCsrfCheck(signedIn);
 

@@ -1,4 +1,5 @@
 import {
+  InvitationWithdrawn,
   Invited,
   InviteInput,
   MemberIdInput,
@@ -6,13 +7,14 @@ import {
   MemberRoleSet,
   SetRoleInput,
   TeamList,
+  WithdrawInvitationInput,
 } from '@pis/shared';
 import { z } from 'zod';
 import { accountDeps } from '../accounts/account-deps.ts';
-import { invite, listTeam, removeMember, setMemberRole } from '../accounts/team.ts';
+import { invite, listTeam, removeMember, setMemberRole, withdrawInvitation } from '../accounts/team.ts';
 import { audited } from '../observability/audit-log.ts';
 import { router } from '../trpc/trpc.ts';
-import { accountMutation, sessionQuery, teamMutation } from './dashboard-procedures.ts';
+import { accountMutation, sessionQuery, teamChange } from './dashboard-procedures.ts';
 
 /**
  * The Team page (issue 24 item 5): members and open invitations for every role; inviting,
@@ -25,7 +27,7 @@ export const teamRouter = router({
     .output(TeamList)
     .query(({ ctx }) => listTeam(ctx.em, ctx.caller.organizationId, ctx.clock.now())),
 
-  invite: teamMutation
+  invite: teamChange
     .input(InviteInput)
     .output(Invited)
     .mutation(({ ctx, input }) =>
@@ -34,6 +36,7 @@ export const teamRouter = router({
           accountDeps(ctx),
           {
             userId: ctx.session.userId,
+            sessionId: ctx.session.id,
             email: ctx.session.email,
             emailVerified: ctx.session.emailVerified,
             organizationId: ctx.caller.organizationId,
@@ -44,7 +47,7 @@ export const teamRouter = router({
       ),
     ),
 
-  setRole: teamMutation
+  setRole: teamChange
     .input(SetRoleInput)
     .output(MemberRoleSet)
     .mutation(({ ctx, input }) =>
@@ -55,7 +58,7 @@ export const teamRouter = router({
       ),
     ),
 
-  remove: teamMutation
+  remove: teamChange
     .input(MemberIdInput)
     .output(MemberRemoved)
     .mutation(({ ctx, input }) =>
@@ -63,6 +66,15 @@ export const teamRouter = router({
         ctx,
         (removed) => ({ action: 'team.member_removed', target: removed.email }),
         () => removeMember(ctx.em, ctx.caller.organizationId, input.userId),
+      ),
+    ),
+
+  withdrawInvitation: teamChange
+    .input(WithdrawInvitationInput)
+    .output(InvitationWithdrawn)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: 'team.invitation_withdrawn', target: input.email }, () =>
+        withdrawInvitation(ctx.em, ctx.caller.organizationId, input.email, ctx.clock.now()),
       ),
     ),
 

@@ -17,6 +17,8 @@ export const DashboardSession = defineEntity({
     /** Which payments the dashboard shows: test (the default) or live (the header's switch). */
     mode: p.enum(PAYMENT_MODES).default('test'),
     createdAt: p.datetime(),
+    /** When its member last proved who they are (sign-in, or a confirmation since): team changes ask again past 15 minutes. */
+    authenticatedAt: p.datetime(),
     lastSeenAt: p.datetime(),
     expiresAt: p.datetime().index(),
   },

@@ -19,6 +19,11 @@ export const Invitation = defineEntity({
     createdAt: p.datetime(),
     expiresAt: p.datetime(),
     acceptedAt: p.datetime().nullable(),
+    /** Withdrawn by an Owner, or with the session that made it (sign out everywhere, a password change). */
+    withdrawnAt: p.datetime().nullable(),
+    /** The member and the session (its id, a hash) that made it. */
+    invitedByUser: p.string().length(40).nullable(),
+    invitedBySession: p.string().length(64).nullable(),
   },
 });
 export type Invitation = InferEntity<typeof Invitation>;

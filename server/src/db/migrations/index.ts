@@ -30,6 +30,7 @@ import { Migration20261125203000_payment_list_by_mode } from './Migration2026112
 import { Migration20261127150000_insert_counts_per_row } from './Migration20261127150000_insert_counts_per_row.ts';
 import { Migration20261128090000_idempotency_per_mode } from './Migration20261128090000_idempotency_per_mode.ts';
 import { Migration20261128091000_request_log_day } from './Migration20261128091000_request_log_day.ts';
+import { Migration20261128092000_team_changes_ask_again } from './Migration20261128092000_team_changes_ask_again.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -97,4 +98,8 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261128090000_idempotency_per_mode,
   },
   { name: 'Migration20261128091000_request_log_day', class: Migration20261128091000_request_log_day },
+  {
+    name: 'Migration20261128092000_team_changes_ask_again',
+    class: Migration20261128092000_team_changes_ask_again,
+  },
 ];

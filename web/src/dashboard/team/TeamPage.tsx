@@ -1,12 +1,13 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
-import { FormProblem, fieldError } from '../components/FormProblem.tsx';
+import { fieldError } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
 import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { TeamActionProblem } from './ConfirmIdentity.tsx';
 import { ROLES, roleLabel, type TeamRole, teamApi } from './team-api.ts';
 
 type Team = Awaited<ReturnType<typeof teamApi.list>>;
@@ -49,13 +50,24 @@ const Members = ({
 }) => {
   const setRole = useDashboardAction(teamApi.setRole);
   const remove = useDashboardAction(teamApi.remove);
+  const withdraw = useDashboardAction(teamApi.withdrawInvitation);
+  const [confirmed, setConfirmed] = useState('');
+  const confirmedThen = (clear: () => void) => () => {
+    clear();
+    setConfirmed('Confirmed: do the change again.');
+  };
   return (
     <section aria-labelledby="members-heading" className="section">
       <h2 id="members-heading" className="subheading">
         Members
       </h2>
-      {setRole.error ? <FormProblem error={setRole.error} /> : null}
-      {remove.error ? <FormProblem error={remove.error} /> : null}
+      {setRole.error ? (
+        <TeamActionProblem error={setRole.error} onConfirmed={confirmedThen(setRole.clearError)} />
+      ) : null}
+      {remove.error ? (
+        <TeamActionProblem error={remove.error} onConfirmed={confirmedThen(remove.clearError)} />
+      ) : null}
+      <p role="status">{confirmed}</p>
       <ul className="team-list" aria-label="Members">
         {team.members.map((member) => (
           <li key={member.id}>
@@ -73,6 +85,7 @@ const Members = ({
                     disabled={setRole.pending}
                     onChange={async (event) => {
                       const role = event.target.value as TeamRole;
+                      setConfirmed('');
                       if ((await setRole.run({ userId: member.id, role })).ok) onChange();
                     }}
                   >
@@ -90,6 +103,7 @@ const Members = ({
                     disabled={remove.pending}
                     aria-label={`Remove ${member.email}`}
                     onClick={async () => {
+                      setConfirmed('');
                       if ((await remove.run(member.id)).ok) onChange();
                     }}
                   >
@@ -104,11 +118,31 @@ const Members = ({
       {team.invitations.length > 0 ? (
         <>
           <h3>Invitations waiting</h3>
-          <ul>
+          {withdraw.error ? (
+            <TeamActionProblem error={withdraw.error} onConfirmed={confirmedThen(withdraw.clearError)} />
+          ) : null}
+          <ul aria-label="Invitations waiting">
             {team.invitations.map((invitation) => (
               <li key={invitation.email}>
                 {invitation.email}: {roleLabel(invitation.role)}, until{' '}
                 {new Date(invitation.expiresAt).toLocaleDateString('en-GB')}
+                {owner ? (
+                  <>
+                    {' '}
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={withdraw.pending}
+                      aria-label={`Withdraw the invitation to ${invitation.email}`}
+                      onClick={async () => {
+                        setConfirmed('');
+                        if ((await withdraw.run(invitation.email)).ok) onChange();
+                      }}
+                    >
+                      Withdraw
+                    </button>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -123,7 +157,7 @@ const InviteForm = ({ onInvited }: { onInvited: () => void }) => {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<TeamRole>('developer');
   const [notice, setNotice] = useState('');
-  const { run, pending, error } = useDashboardAction(teamApi.invite);
+  const { run, pending, error, clearError } = useDashboardAction(teamApi.invite);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setNotice('');
@@ -160,12 +194,21 @@ const InviteForm = ({ onInvited }: { onInvited: () => void }) => {
             ))}
           </select>
         </div>
-        {error ? <FormProblem error={error} /> : null}
         <p role="status">{notice}</p>
         <button type="submit" className="button button--primary" disabled={pending}>
           {pending ? 'Sending…' : 'Invite'}
         </button>
       </form>
+      {/* Outside the form: "Confirm it's you" is a form of its own. */}
+      {error ? (
+        <TeamActionProblem
+          error={error}
+          onConfirmed={() => {
+            clearError();
+            setNotice('Confirmed: press Invite again.');
+          }}
+        />
+      ) : null}
     </section>
   );
 };

@@ -10,6 +10,9 @@ export const teamApi = {
   invite: (input: Inputs['team']['invite']) => dashboardTrpc.dashboard.team.invite.mutate(input),
   setRole: (input: Inputs['team']['setRole']) => dashboardTrpc.dashboard.team.setRole.mutate(input),
   remove: (userId: string) => dashboardTrpc.dashboard.team.remove.mutate({ userId }),
+  withdrawInvitation: (email: string) => dashboardTrpc.dashboard.team.withdrawInvitation.mutate({ email }),
+  confirmIdentity: (input: Inputs['account']['confirmIdentity']) =>
+    dashboardTrpc.dashboard.account.confirmIdentity.mutate(input),
   invitation: (token: string, signal: AbortSignal) =>
     dashboardTrpc.dashboard.account.invitation.query({ token }, { signal }),
   acceptInvitation: (input: Inputs['account']['acceptInvitation']) =>

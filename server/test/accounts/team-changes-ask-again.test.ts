@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { RECENT_SIGN_IN_MS } from '../../src/accounts/team.ts';
+import type { MailMessage, MailOutbox, MailPurpose } from '../../src/mail/mail-message.ts';
+import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { appCode, signUpWithTwoStep } from './two-step-steps.ts';
+
+/**
+ * Issue 31 items 6 and 7: an Owner can withdraw an invitation; team changes on a session signed
+ * in over 15 minutes ago ask for the password or a two-step code; "Sign out everywhere" and a
+ * password change withdraw the invitations the ended sessions made and kill reset links (so do a
+ * new email); password, email, sign-out-everywhere and test/live switches are audited.
+ */
+const sent: { purpose: MailPurpose; message: MailMessage }[] = [];
+const outbox: MailOutbox = {
+  queue: async (purpose, message) => {
+    sent.push({ purpose, message });
+  },
+};
+const { app, orm, clock } = await createTestApp({ mail: outbox });
+let addresses = 0;
+const browser = () => new DashboardBrowser(app, `198.18.7.${++addresses}`);
+const PASSWORD_CHANGE = 'orbit canyon velvet lantern 17';
+
+const tokenOf = (to: string, purpose: MailPurpose) => {
+  const mail = sent.filter((entry) => entry.message.to === to && entry.purpose === purpose).at(-1);
+  const token = mail && /#token=([A-Za-z0-9_-]{43})/.exec(mail.message.text)?.[1];
+  if (!token) throw new Error(`no ${purpose} mail to ${to}`);
+  return token;
+};
+const newAddress = (what: string) => `${what}-${randomUUID()}@team.example`;
+
+async function verifiedOwner() {
+  const owner = browser();
+  const session = await owner.signUp();
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute('update dashboard_user set email_verified_at = now() where id = ?', [session.user.id]);
+  return { owner, session };
+}
+/** A second browser signed in as the same member (another session). */
+async function secondSession(email: string, password: string) {
+  const other = browser();
+  await other.signIn(email, password);
+  return other;
+}
+const auditActions = async (organizationId: string) =>
+  (
+    await orm.em
+      .fork()
+      .execute<{ action: string }[]>('select action from audit_log where organization_id = ? order by id', [
+        organizationId,
+      ])
+  ).map((row) => row.action);
+
+describe('an Owner withdraws an invitation', () => {
+  test('the link then answers that it was withdrawn, and the team no longer lists it', async () => {
+    const { owner } = await verifiedOwner();
+    const email = newAddress('withdrawn');
+    data(await owner.mutation('team.invite', { email, role: 'developer' }));
+    const token = tokenOf(email, 'invitation');
+    expect(data(await owner.mutation('team.withdrawInvitation', { email }))).toEqual({
+      withdrawn: true,
+      email,
+    });
+
+    const opened = failure(await browser().query('account.invitation', { token }), 410);
+    expect(opened.message).toBe('This invitation was withdrawn: ask the organization for a new one.');
+    failure(await browser().mutation('account.acceptInvitation', { token, password: PASSWORD_CHANGE }), 410);
+    const team = data<{ invitations: { email: string }[] }>(await owner.query('team.list'));
+    expect(team.invitations.map((invitation) => invitation.email)).not.toContain(email);
+    // Twice, or an address never invited: nothing open to withdraw.
+    failure(await owner.mutation('team.withdrawInvitation', { email }), 404);
+  });
+});
+
+describe('team changes ask again after 15 minutes', () => {
+  test('invite, role, removal and withdrawal are refused until the password is confirmed', async () => {
+    const { owner, session } = await verifiedOwner();
+    const invited = newAddress('early');
+    data(await owner.mutation('team.invite', { email: invited, role: 'viewer' }));
+    clock.advance(RECENT_SIGN_IN_MS + 60_000);
+
+    const refusals = [
+      await owner.mutation('team.invite', { email: newAddress('late'), role: 'owner' }),
+      await owner.mutation('team.setRole', { userId: session.user.id, role: 'owner' }),
+      await owner.mutation('team.remove', { userId: 'usr_someone' }),
+      await owner.mutation('team.withdrawInvitation', { email: invited }),
+    ];
+    for (const refused of refusals) {
+      const error = failure(refused, 403);
+      expect(error.message).toMatch(/^Confirm it is you first/);
+      expect((refused.json() as { error: { data: { kind: string } } }).error.data.kind).toBe(
+        'REAUTHENTICATION_REQUIRED',
+      );
+    }
+    expect(
+      failure(await owner.mutation('account.confirmIdentity', { password: 'not the password at all' }), 400)
+        .details?.[0]?.field,
+    ).toBe('password');
+    expect(
+      data(await owner.mutation('account.confirmIdentity', { password: session.password })),
+    ).toMatchObject({
+      confirmedAt: clock.now().toISOString(),
+    });
+    data(await owner.mutation('team.withdrawInvitation', { email: invited }));
+    data(await owner.mutation('team.invite', { email: newAddress('confirmed'), role: 'viewer' }));
+    expect(await auditActions(session.organization.id)).toContain('session.identity_confirmed');
+  });
+
+  test('a member with two-step confirms with a code instead', async () => {
+    const owner = browser();
+    const { session, setup } = await signUpWithTwoStep(owner, clock);
+    await orm.em
+      .fork()
+      .getConnection()
+      .execute('update dashboard_user set email_verified_at = now() where id = ?', [session.user.id]);
+    clock.advance(RECENT_SIGN_IN_MS + 60_000);
+    failure(await owner.mutation('team.invite', { email: newAddress('code'), role: 'viewer' }), 403);
+    data(await owner.mutation('account.confirmIdentity', { code: await appCode(clock, setup.setupKey) }));
+    data(await owner.mutation('team.invite', { email: newAddress('code'), role: 'viewer' }));
+  });
+});
+
+describe('what an ended session set going dies with it', () => {
+  test('"Sign out everywhere" withdraws the invitations the other sessions made and kills reset links', async () => {
+    const { owner, session } = await verifiedOwner();
+    const stolen = await secondSession(session.user.email, session.password);
+    const byThief = newAddress('thief');
+    data(await stolen.mutation('team.invite', { email: byThief, role: 'owner' }));
+    const byOwner = newAddress('own');
+    data(await owner.mutation('team.invite', { email: byOwner, role: 'viewer' }));
+    await browser().mutation('account.requestPasswordReset', { email: session.user.email });
+    await expect
+      .poll(() =>
+        sent.some((mail) => mail.message.to === session.user.email && mail.purpose === 'password-reset'),
+      )
+      .toBe(true);
+    const reset = tokenOf(session.user.email, 'password-reset');
+
+    data(await owner.mutation('account.signOutEverywhere'));
+    failure(await browser().query('account.invitation', { token: tokenOf(byThief, 'invitation') }), 410);
+    data(await browser().query('account.invitation', { token: tokenOf(byOwner, 'invitation') }));
+    failure(
+      await browser().mutation('account.resetPassword', { token: reset, password: PASSWORD_CHANGE }),
+      400,
+    );
+    expect(await auditActions(session.organization.id)).toContain('session.signed_out_everywhere');
+  });
+
+  test('a password change does the same; a new email kills reset links too; both audited', async () => {
+    const { owner, session } = await verifiedOwner();
+    const stolen = await secondSession(session.user.email, session.password);
+    const byThief = newAddress('thief');
+    data(await stolen.mutation('team.invite', { email: byThief, role: 'developer' }));
+    data(
+      await owner.mutation('account.changePassword', {
+        currentPassword: session.password,
+        newPassword: PASSWORD_CHANGE,
+      }),
+    );
+    failure(await browser().query('account.invitation', { token: tokenOf(byThief, 'invitation') }), 410);
+
+    await browser().mutation('account.requestPasswordReset', { email: session.user.email });
+    await expect
+      .poll(() =>
+        sent.some((mail) => mail.message.to === session.user.email && mail.purpose === 'password-reset'),
+      )
+      .toBe(true);
+    const reset = tokenOf(session.user.email, 'password-reset');
+    data(
+      await owner.mutation('account.changeEmail', { password: PASSWORD_CHANGE, newEmail: newAddress('new') }),
+    );
+    failure(
+      await browser().mutation('account.resetPassword', {
+        token: reset,
+        password: 'meadow juniper socket 88',
+      }),
+      400,
+    );
+
+    data(await owner.mutation('account.setMode', { mode: 'test' }));
+    const actions = await auditActions(session.organization.id);
+    for (const action of ['account.password_changed', 'account.email_changed', 'session.mode_changed']) {
+      expect(actions).toContain(action);
+    }
+  });
+});
