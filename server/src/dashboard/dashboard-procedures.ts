@@ -18,6 +18,12 @@ import { publicProcedure, storableInput } from '../trpc/trpc.ts';
 export const csrfRefused = () =>
   new AppError('FORBIDDEN', 'Missing or invalid CSRF token: reload the page and try again');
 
+export const twoStepMissing = () =>
+  new AppError(
+    'FORBIDDEN',
+    'Your organization requires two-step verification: set it up in Settings, under "Two-step verification"',
+  );
+
 /** Sign-up and sign-in. */
 export const anonymousMutation = publicProcedure
   .use(async ({ ctx, next }) => {
@@ -38,12 +44,7 @@ const signedInTo = (organizations: 'active' | 'any') =>
     });
     // The organization requires two-step verification: until this user has set it up, only
     // their own account's calls (Settings: set it up, sign out) answer.
-    if (session.twoStepMissing && !path.startsWith('dashboard.account.')) {
-      throw new AppError(
-        'FORBIDDEN',
-        'Your organization requires two-step verification: set it up in Settings, under "Two-step verification"',
-      );
-    }
+    if (session.twoStepMissing && !path.startsWith('dashboard.account.')) throw twoStepMissing();
     // Signed-in calls have a budget per organization too (across its sessions and members): a
     // session could otherwise batch reads (and waits) without end, and sessions are free to make.
     // Counted after the session is proven, as API keys are.

@@ -5,6 +5,7 @@ import { exportPayments } from '../payments/export-payments.ts';
 import { paymentsDeps } from '../payments/payments-deps.ts';
 import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import type { Context } from '../trpc/trpc.ts';
+import { twoStepMissing } from './dashboard-procedures.ts';
 
 /** Where the dashboard's "Export CSV" link points (under /api so `npm run dev` forwards it). */
 export const DASHBOARD_EXPORT_PATH = '/api/dashboard/payments/export';
@@ -26,12 +27,23 @@ export function dashboardExportRoute(
   app.get(DASHBOARD_EXPORT_PATH, async (request, reply) => {
     const ctx = createContext({ req: request, res: reply });
     const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock);
-    await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'dashboard', session.id);
+    // As every dashboard call (dashboard-procedures.ts, issue 31 item 7): the organization's
+    // two-step rule, its budget (not the session's: sessions are free to make), and the
+    // session's test/live switch.
+    if (session.twoStepMissing) throw twoStepMissing();
+    await enforceRateLimit(
+      ctx.em,
+      ctx.config.rateLimits,
+      ctx.setHeader,
+      'dashboard',
+      session.organization.id,
+    );
     const parsed = ExportPaymentsQuery.safeParse(request.query);
     if (!parsed.success) throw validationFailed(detailsFromZodError(parsed.error));
     const caller = {
       organizationId: session.organization.id,
       approvedProviders: session.organization.approvedProviders,
+      mode: session.mode,
     };
     const csv = await exportPayments(paymentsDeps(ctx), caller, parsed.data);
     return reply
