@@ -2,7 +2,9 @@ import { AppError } from '@pis/shared';
 import { type RolePermission, requireRole } from '../accounts/roles.ts';
 import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
 import { requireRecentSignIn } from '../accounts/team.ts';
-import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
+import { budgetOf } from '../rate-limits/organization-budgets.ts';
+import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
+import { answerRateLimit, enforceRateLimit, rateLimitKey } from '../rate-limits/rate-limits.ts';
 import { publicProcedure, storableInput } from '../trpc/trpc.ts';
 
 /**
@@ -97,6 +99,22 @@ const withRole = (permission: RolePermission) =>
 export const sessionMutation = withRole('write');
 /** A payment's cancel, approve/reject in the sandbox, a new customer link: also Support. */
 export const supportMutation = withRole('support');
+/** Adds the organization's API write budget (its reduced share for a self-serve sign-up) to a builder. */
+export const withPaymentWriteBudget = <B extends typeof sessionMutation>(builder: B) =>
+  builder.use(async ({ ctx, next }) => {
+    const limits = ctx.config.rateLimits;
+    if (limits.enabled) {
+      const limit = budgetOf(limits, ctx.session.budgets, 'api-write');
+      const counted = await consumeRateLimit(ctx.em, {
+        key: `${rateLimitKey('api-write', '')}${ctx.session.organization.id}`,
+        limit,
+        windowSeconds: limits.windowSeconds,
+      });
+      answerRateLimit(limits, ctx.setHeader, 'api-write', counted);
+    }
+    return next();
+  });
+
 /** The team and its rules: Owner only. */
 export const teamMutation = withRole('team');
 /**
