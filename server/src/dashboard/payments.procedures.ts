@@ -12,6 +12,7 @@ import {
   PaymentList,
   SandboxAdvanceRequest,
 } from '@pis/shared';
+import { roleAllows } from '../accounts/roles.ts';
 import { waitingRead } from '../http/live-read.ts';
 import { audited } from '../observability/audit-log.ts';
 import { cancelPayment } from '../payments/cancel-payment.ts';
@@ -67,6 +68,8 @@ export const paymentsRouter = router({
           ifNoneMatch: input.ifNoneMatch,
           waitSeconds: input.waitSeconds,
         }),
+        // The customer's link only for roles that may re-send it (issue 31 item 7).
+        { showLink: roleAllows(ctx.session.role, 'support') },
       ),
     ),
 

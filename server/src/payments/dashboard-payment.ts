@@ -11,20 +11,22 @@ const WAITING_FOR_CUSTOMER = new Set<Payment['status']>(['PENDING', 'AUTHORIZING
 /**
  * A payment's dashboard page: GET /payments/{id}'s read (caught up, refreshed, scoped to the
  * organization; waiting for a change when asked, the same way), which actions apply, and the
- * customer's page while it can still be used.
+ * customer's page while it can still be used, for a member who may hand it out (`showLink`:
+ * the roles that may re-send a link; a Viewer opening it could approve as the customer).
  */
 export async function dashboardPayment(
   deps: PaymentsDeps,
   caller: PaymentsCaller,
   paymentId: string,
   wait?: WaitingRead,
+  { showLink = true }: { showLink?: boolean } = {},
 ): Promise<DashboardPayment> {
   const payment = await getPayment(deps, caller, paymentId, undefined, wait);
   const view: DashboardPayment = {
     payment,
     etag: paymentEtag(payment),
     actions: paymentActions(payment),
-    customerLink: customerPage(deps.config, payment, deps.clock.now()),
+    customerLink: showLink ? customerPage(deps.config, payment, deps.clock.now()) : null,
   };
   if (payment.provider === MOCK_PROVIDER) return view;
   // The bank's own statuses are not in the API's payment: read as stored, just refreshed above.

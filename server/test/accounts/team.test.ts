@@ -116,6 +116,30 @@ describe('invitations', () => {
 });
 
 describe('roles are enforced by the server', () => {
+  test('the customer’s link is shown to roles that may re-send it, never to a Viewer (issue 31 item 7)', async () => {
+    const { owner } = await verifiedOwner();
+    const viewer = await join(owner, 'viewer');
+    const support = await join(owner, 'support');
+    const created = data<{ paymentId: string }>(
+      await owner.mutation('payments.create', {
+        payment: {
+          amount: { value: '5.00', currency: 'GBP' },
+          toAccount: { accountName: 'Acme Ltd', sortCode: '12-34-56', accountNumber: '12345678' },
+          flowType: 'API_ONLY',
+        },
+        idempotencyKey: 'viewer-link',
+      }),
+    );
+    const linkOf = async (member: DashboardBrowser) =>
+      data<{ customerLink: { url: string } | null }>(
+        await member.query('payments.get', { paymentId: created.paymentId }),
+      ).customerLink;
+    expect((await linkOf(owner))?.url).toMatch(/\/mock-bank\//);
+    expect((await linkOf(support.member))?.url).toMatch(/\/mock-bank\//);
+    // A Viewer opening it could approve the payment as the customer would.
+    expect(await linkOf(viewer.member)).toBeNull();
+  });
+
   test('a Viewer calling a write procedure directly is refused 403; Support may cancel; Developer manages keys', async () => {
     const { owner } = await verifiedOwner();
     const viewer = await join(owner, 'viewer');
