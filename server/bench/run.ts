@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { startBaseline } from './baseline.ts';
+import { clusterGoals, clusterPackagesInstalled, measureCluster, printCluster } from './cluster.ts';
 import { cpuSince, type Measured, readCpu } from './cpu-meter.ts';
 import { type Goal, printGoals } from './goals.ts';
 import { type LiveReadsResult, measureLiveReads } from './live-reads.ts';
@@ -51,6 +52,18 @@ function argument(name: string): string | undefined {
 }
 
 const started = performance.now();
+// The database cluster's figures (issue 30, bench/cluster.ts): in every full run when the Debian
+// packages are there (`--no-cluster` skips them), alone with `--cluster-only`;
+// `--cluster-payments N` sets the restore measure's size (default 100,000).
+const clusterOnly = process.argv.includes('--cluster-only');
+const clusterPayments = Number(argument('--cluster-payments') ?? 100_000);
+if (clusterOnly) {
+  const result = await measureCluster({ payments: clusterPayments });
+  printCluster(result);
+  printGoals(clusterGoals(result));
+  console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
 const throwaway = await startThrowawayCluster('bench');
 const postgresDataDir = path.join(throwaway.dir, 'postgres');
 // `npm run bench -- --lag-only` skips the HTTP loads (to iterate on the worker).
@@ -122,6 +135,12 @@ try {
 } finally {
   await throwaway.stop();
 }
+// After the throwaway Postgres is stopped: the cluster's figures on a quiet machine.
+const withCluster =
+  !process.argv.includes('--no-cluster') &&
+  (process.argv.includes('--cluster') ||
+    (!scale && !liveOnly && !httpOnly && !costsOnly && !lagOnly && !obieOnly && clusterPackagesInstalled()));
+const cluster = withCluster ? await measureCluster({ payments: clusterPayments }) : undefined;
 if (obie) printObie(obie);
 if (rows.length > 0) print(rows);
 if (costs.length > 0) printOperationsCosts(costs);
@@ -153,8 +172,14 @@ if (live) {
       `${reads.polling} on the spec's schedule (${reads.pollingSeconds} s)`,
   );
 }
+if (cluster) printCluster(cluster);
 if (!scale && !obieOnly)
-  printGoals([...rows.flatMap(goalsOf), ...(lag ? lagGoals(lag) : []), ...(live ? liveGoals(live) : [])]);
+  printGoals([
+    ...rows.flatMap(goalsOf),
+    ...(lag ? lagGoals(lag) : []),
+    ...(live ? liveGoals(live) : []),
+    ...(cluster ? clusterGoals(cluster) : []),
+  ]);
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 /**

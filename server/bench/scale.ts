@@ -230,6 +230,36 @@ async function seededMerchant(
     { organizationId, permissions: { read: true, write: true } },
     systemClock,
   );
+  await seedPayments(databaseUrl, organizationId, payments);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; end_to_end_id: string }>(
+      'select id, end_to_end_id from payment where organization_id = $1 order by created_at desc limit 1 offset 5',
+      [organizationId],
+    );
+    return {
+      organizationId,
+      headers: { 'x-api-key': apiKey },
+      dashboard: await dashboardSession(service, url, organizationId),
+      someId: rows[0]?.id as string,
+      someEndToEndId: rows[0]?.end_to_end_id as string,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * `payments` payments (with their history, counts and daily figures) of an organization, in one
+ * bulk transaction with triggers off (needs a superuser or the tables' owner with
+ * session_replication_role; bench/cluster.ts seeds its restore measure with it).
+ */
+export async function seedPayments(
+  databaseUrl: string,
+  organizationId: string,
+  payments: number,
+): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -262,17 +292,6 @@ async function seededMerchant(
     await client.query('commit');
     await client.query('vacuum analyze payment');
     await client.query('vacuum analyze payment_history');
-    const { rows } = await client.query<{ id: string; end_to_end_id: string }>(
-      'select id, end_to_end_id from payment where organization_id = $1 order by created_at desc limit 1 offset 5',
-      [organizationId],
-    );
-    return {
-      organizationId,
-      headers: { 'x-api-key': apiKey },
-      dashboard: await dashboardSession(service, url, organizationId),
-      someId: rows[0]?.id as string,
-      someEndToEndId: rows[0]?.end_to_end_id as string,
-    };
   } finally {
     await client.end();
   }

@@ -10,6 +10,7 @@ import {
   backup,
   type ClusterStatus,
   down,
+  etcdPid,
   restore,
   startNode,
   status,
@@ -311,4 +312,60 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
     expect(startedAt).toBeGreaterThan(0);
     expect(moved.nodes.find((n) => n.role === 'leader')?.name).toBe(moved.switchover.to);
   }, 120_000);
+  it('goes on writing when the synchronous standby dies: the role moves to the other standby', async () => {
+    const before = await status(dir);
+    const standby = before.nodes.find((n) => n.role === 'sync_standby');
+    if (!standby?.postgresPid || !standby.patroniPid)
+      throw new Error(`no sync standby: ${JSON.stringify(before.nodes)}`);
+    const load = startLoad({ base: cluster.url, apiKey: cluster.apiKey, createLoops: 2 });
+    await sleep(1_500);
+    process.kill(standby.patroniPid, 'SIGKILL');
+    process.kill(standby.postgresPid, 'SIGKILL');
+    let after = before;
+    for (let waited = 0; waited < 30_000; waited += 500) {
+      after = await status(dir);
+      const sync = after.nodes.find((n) => n.role === 'sync_standby');
+      if (sync && sync.name !== standby.name) break;
+      await sleep(500);
+    }
+    await sleep(2_000);
+    const result = await load.stop();
+    await expectNothingLostOrDoubled(result);
+    const gap = longestGap(result.answers);
+    say(
+      `sync standby ${standby.name} killed: longest time without a create answered 201 ${(gap / 1000).toFixed(1)} s`,
+    );
+    expect(after.nodes.find((n) => n.role === 'sync_standby')?.name).not.toBe(standby.name);
+    expect(after.nodes.find((n) => n.role === 'sync_standby')).toBeDefined();
+    expect(gap).toBeLessThan(10_000);
+    await startNode(dir, standby.name);
+  }, 90_000);
+
+  it('goes on writing while etcd is down (failsafe mode) and is whole again when it is back', async () => {
+    const etcd = await etcdPid(dir);
+    if (!etcd) throw new Error('etcd is not running');
+    const load = startLoad({ base: cluster.url, apiKey: cluster.apiKey, createLoops: 2, pauseMs: 100 });
+    await sleep(1_000);
+    const stoppedAt = Date.now();
+    process.kill(etcd, 'SIGKILL');
+    // Twice the leader key's ttl: without failsafe mode the leader would have demoted itself.
+    await sleep(20_000);
+    const during = load.answers.filter((a) => a.status === 201 && a.answeredAt > stoppedAt + 12_000);
+    await startNode(dir, 'etcd');
+    let whole: string[] = [];
+    for (let waited = 0; waited < 30_000; waited += 500) {
+      whole = (await status(dir)).nodes.map((n) => n.role).sort();
+      if (whole.join() === 'leader,replica,sync_standby') break;
+      await sleep(500);
+    }
+    const result = await load.stop();
+    await expectNothingLostOrDoubled(result);
+    const gap = longestGap(result.answers);
+    say(
+      `etcd down 20 s: ${during.length} creates answered 201 after its ttl, longest gap ${(gap / 1000).toFixed(1)} s`,
+    );
+    expect(during.length).toBeGreaterThan(10);
+    expect(gap).toBeLessThan(5_000);
+    expect(whole).toEqual(['leader', 'replica', 'sync_standby']);
+  }, 90_000);
 });

@@ -48,6 +48,8 @@ export interface LoadOptions {
   pauseMs?: number;
 }
 
+const RETRYING_PER_LOOP = 5;
+
 /** Wall-clock ms (Date.now) to compare with database timestamps and RFC 3339 instants. */
 const now = () => Date.now();
 
@@ -115,29 +117,57 @@ export function startLoad(options: LoadOptions) {
     ids.add(paymentId);
   };
 
+  /** One order's create: the same key until a 201 (a retry must answer the first payment). */
+  const createUntilAnswered = async (key: string, previous: Answer) => {
+    let answer = previous;
+    for (let attempt = 0; ; attempt++) {
+      // Retry-After (1 s) on a 503; a 409 IN_PROGRESS says "shortly".
+      await sleep(answer.retryAfter ? 1_000 : 250);
+      answer = await send(
+        'create',
+        '/api/payments',
+        { headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify(CREATE_BODY) },
+        key,
+      );
+      if (answer.status === 201 && answer.paymentId) {
+        created(key, answer.paymentId);
+        unfinished.delete(key);
+        if (options.completeAfterSeconds !== undefined) toApprove.push(answer.paymentId);
+        return;
+      }
+      if (!running && attempt > 200) return;
+    }
+  };
+
+  /**
+   * A merchant's stream of orders: a failed create is retried in the background while new
+   * orders keep coming (up to RETRYING_PER_LOOP of them retrying at once, as a client with
+   * bounded concurrency), so the measured windows are the database's, not one stuck order's.
+   */
   const creating = async () => {
+    const retrying = new Set<Promise<void>>();
     while (running) {
       const key = randomUUID();
       unfinished.add(key);
-      // The same key until a 201: a retry after a 503 or a lost answer must answer the first payment.
-      for (let attempt = 0; ; attempt++) {
-        const answer = await send(
-          'create',
-          '/api/payments',
-          { headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify(CREATE_BODY) },
-          key,
-        );
-        if (answer.status === 201 && answer.paymentId) {
-          created(key, answer.paymentId);
-          unfinished.delete(key);
-          if (options.completeAfterSeconds !== undefined) toApprove.push(answer.paymentId);
-          break;
-        }
-        if (!running && attempt > 200) break;
-        await sleep(answer.retryAfter ? 200 : 100);
+      const first = await send(
+        'create',
+        '/api/payments',
+        { headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify(CREATE_BODY) },
+        key,
+      );
+      if (first.status === 201 && first.paymentId) {
+        created(key, first.paymentId);
+        unfinished.delete(key);
+        if (options.completeAfterSeconds !== undefined) toApprove.push(first.paymentId);
+        await sleep(pause);
+        continue;
       }
-      await sleep(pause);
+      const retry = createUntilAnswered(key, first).finally(() => retrying.delete(retry));
+      retrying.add(retry);
+      await sleep(first.retryAfter ? 200 : 100);
+      while (retrying.size >= RETRYING_PER_LOOP && running) await Promise.race(retrying);
     }
+    await Promise.all(retrying);
   };
 
   const approving = async () => {

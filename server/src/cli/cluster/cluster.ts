@@ -177,6 +177,9 @@ async function claimDir(dir: string, purpose: string): Promise<void> {
   }
 }
 
+/** Whether every Debian package the cluster needs is installed. */
+export const PACKAGES_PRESENT = () => BINARIES.every((binary) => existsSync(binary.path));
+
 function checkPackages(): void {
   const missing = BINARIES.filter((binary) => !existsSync(binary.path)).map((binary) => binary.packageName);
   if (missing.length > 0) {
@@ -286,33 +289,10 @@ async function startCluster(
   };
   await writeState(state);
   const logFile = (name: string) => path.join(dir, 'log', `${name}.log`);
-  const baseEnv = { PATH: process.env.PATH, LANG: 'C.UTF-8' };
 
   log(`etcd on 127.0.0.1:${state.ports.etcd}`);
   await mkdir(path.join(dir, 'etcd'), { recursive: true, mode: 0o700 });
-  const etcdUrl = `http://127.0.0.1:${state.ports.etcd}`;
-  const peerUrl = `http://127.0.0.1:${state.ports.etcdPeer}`;
-  const etcdPid = await spawnDetached({
-    dir,
-    command: '/usr/bin/etcd',
-    args: [
-      '--name=pis-etcd',
-      `--data-dir=${path.join(dir, 'etcd', 'data')}`,
-      `--listen-client-urls=${etcdUrl}`,
-      `--advertise-client-urls=${etcdUrl}`,
-      `--listen-peer-urls=${peerUrl}`,
-      `--initial-advertise-peer-urls=${peerUrl}`,
-      `--initial-cluster=pis-etcd=${peerUrl}`,
-      '--initial-cluster-state=new',
-      '--logger=zap',
-    ],
-    logFile: logFile('etcd'),
-    env: baseEnv,
-  });
-  await waitFor('etcd ready', 20_000, async () => {
-    if (!alive(etcdPid)) throw new ClusterError(`etcd exited at start (see ${logFile('etcd')})`);
-    return (await fetch(`${etcdUrl}/health`, { signal: AbortSignal.timeout(1_000) })).ok;
-  });
+  await startEtcd(state);
 
   await writeFile(pgbackrestConfig(dir), pgbackrestConf(dir));
   await ownedDir(path.join(dir, 'backups'), 0o750);
@@ -414,6 +394,41 @@ async function startCluster(
     return states.length === INSTANCES && states.every((s) => s === 'UP');
   });
   return status(dir);
+}
+
+/** The one etcd member (its data under DIR/etcd); resolves once it answers /health. */
+async function startEtcd(state: ClusterState): Promise<number> {
+  const { dir } = state;
+  const etcdUrl = `http://127.0.0.1:${state.ports.etcd}`;
+  const peerUrl = `http://127.0.0.1:${state.ports.etcdPeer}`;
+  const logFile = path.join(dir, 'log', 'etcd.log');
+  const pid = await spawnDetached({
+    dir,
+    command: '/usr/bin/etcd',
+    args: [
+      '--name=pis-etcd',
+      `--data-dir=${path.join(dir, 'etcd', 'data')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=${peerUrl}`,
+      `--initial-advertise-peer-urls=${peerUrl}`,
+      `--initial-cluster=pis-etcd=${peerUrl}`,
+      '--initial-cluster-state=new',
+      '--logger=zap',
+    ],
+    logFile,
+    env: { PATH: process.env.PATH, LANG: 'C.UTF-8' },
+  });
+  await waitFor('etcd ready', 20_000, async () => {
+    if (!alive(pid)) throw new ClusterError(`etcd exited at start (see ${logFile})`);
+    return (await fetch(`${etcdUrl}/health`, { signal: AbortSignal.timeout(1_000) })).ok;
+  });
+  return pid;
+}
+
+/** etcd's pid under DIR, if it runs. */
+export async function etcdPid(dir: string): Promise<number | undefined> {
+  return (await markedProcesses(dir)).find((p) => p.command.startsWith('/usr/bin/etcd '))?.pid;
 }
 
 async function startPatroni(state: ClusterState, node: NodeSpec): Promise<number> {
@@ -590,11 +605,18 @@ export async function down(dir: string, log: Log): Promise<{ stopped: number }> 
   return { stopped: await stopMarked(dir, log) };
 }
 
-/** Starts a node's Patroni again (after a crash or a kill): it rejoins as a standby (pg_rewind). */
+/** Starts a node's Patroni again (after a crash or a kill): it rejoins as a standby (pg_rewind). `etcd`: etcd again. */
 export async function startNode(dir: string, name: string): Promise<ClusterStatus> {
   const state = await readCluster(dir);
+  if (name === 'etcd') {
+    if (await etcdPid(dir)) throw new ClusterError('etcd is running already');
+    await startEtcd(state);
+    return status(dir);
+  }
   const node = state.nodes.find((n) => n.name === name);
-  if (!node) throw new ClusterError(`no node ${name} (nodes: ${state.nodes.map((n) => n.name).join(', ')})`);
+  if (!node) {
+    throw new ClusterError(`no node ${name} (nodes: ${state.nodes.map((n) => n.name).join(', ')}, etcd)`);
+  }
   if (await patroniPid(dir, name)) throw new ClusterError(`${name}'s Patroni is running already`);
   const orphan = postmasterPid(dataDir(dir, name));
   if (orphan) {
@@ -796,4 +818,33 @@ export async function statusOf(
     return { databaseUrl: state.databaseUrl, postgresPid: postmasterPid(path.join(dir, 'data')) ?? null };
   }
   return status(dir);
+}
+
+/**
+ * Turns Patroni's synchronous_mode on or off for the whole cluster (its dynamic configuration)
+ * and waits until the leader's `synchronous_standby_names` says so. For measuring what
+ * synchronous replication costs (`npm run bench -- --cluster`); an operator keeps it on.
+ */
+export async function setSynchronous(dir: string, on: boolean): Promise<void> {
+  const state = await readCluster(dir);
+  const leader = await currentLeader(state);
+  const response = await fetch(`http://127.0.0.1:${leader.restPort}/config`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ synchronous_mode: on }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new ClusterError(`Patroni refused the configuration: ${response.status}`);
+  await waitFor(`synchronous replication ${on ? 'on' : 'off'}`, 30_000, async () => {
+    const [row] = await query<{ names: string }>(
+      superuserUrl(state),
+      "select current_setting('synchronous_standby_names') as names",
+    );
+    return ((row?.names ?? '') !== '') === on;
+  });
+}
+
+/** The cluster's superuser URL through HAProxy (the bench seeds with it). */
+export async function superuserUrlOf(dir: string): Promise<string> {
+  return superuserUrl(await readCluster(dir), undefined, APP_DATABASE);
 }

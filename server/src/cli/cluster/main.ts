@@ -16,7 +16,7 @@ const USAGE = `usage: npm run -s cluster -- <command>
   switchover DIR                    move the leader to the synchronous standby
   backup DIR                        a full pgBackRest backup: {"backup": label, "at": RFC 3339}
   restore DIR --to T --into DIR2    the data as at instant T in a new single node under DIR2
-  start-node DIR NAME               start a stopped node's Patroni again (it rejoins as a standby)`;
+  start-node DIR NAME               start a stopped node's Patroni again (it rejoins as a standby), or etcd`;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const quiet = process.env.CLUSTER_QUIET === '1';
