@@ -24,8 +24,12 @@ const REDACTED = '[redacted]';
  * `obie` customer link, which sends the customer on to the bank.
  */
 const TOKEN_IN_PATH = /^(\/+)(pay|mock-bank|providers\/+obie\/+authorize)\/[^/?#]+/i;
-/** A key pasted into a URL by mistake (`?x-api-key=`, `?api_key=`, `?apiKey=`). */
-const KEY_PARAMETER = /^(x[-_]?)?api[-_]?key$/i;
+/**
+ * A key pasted into a URL by mistake (`?x-api-key=`, `?api_key=`, `?apiKey=`), and what a bank
+ * sends back through the customer's browser: the JARM `response` and a plain `code` carry the
+ * authorization code (with the PKCE verifier we hold, it becomes an access token to the payment).
+ */
+const KEY_PARAMETER = /^((x[-_]?)?api[-_]?key|response|code|id_token|access_token|refresh_token)$/i;
 /** `"token":"..."` inside a tRPC query's JSON input (the pages' procedures). */
 const TOKEN_IN_JSON = /("token"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 

@@ -58,6 +58,13 @@ export const providerCallDuration = new Histogram({
   registers,
 });
 
+export const providerReadsCapped = new Counter({
+  name: 'pis_provider_reads_capped_total',
+  help: "Reads of a payment at its bank not made: the payment's cap for the window was spent (a merchant polling in a loop); the read answered what was known.",
+  labelNames: ['provider'] as const,
+  registers,
+});
+
 export const rateLimitRefusals = new Counter({
   name: 'pis_rate_limit_refusals_total',
   help: 'Requests refused with 429 by a rate limit, by budget (api_reads, api_writes, pages, dashboard).',

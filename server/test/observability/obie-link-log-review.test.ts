@@ -23,7 +23,10 @@ describe('a customer link spelled with percent-escapes is not logged in clear', 
   });
 
   test('other paths are left as they are', () => {
-    expect(redactedUrl('/providers/obie/callback?response=x')).toBe('/providers/obie/callback?response=x');
+    // The bank's answer carries the authorization code (issue 31 item 7).
+    expect(redactedUrl('/providers/obie/callback?response=x')).toBe(
+      '/providers/obie/callback?response=[redacted]',
+    );
     expect(redactedUrl('/api/payments/pay%5F1')).toBe('/api/payments/pay%5F1');
     expect(redactedUrl('/bad%ZZpath')).toBe('/bad%ZZpath');
   });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, ObieAuthorizationRequest, Payment } from '../../src/db/entities/index.ts';
-import { providerCallDuration } from '../../src/observability/metrics.ts';
+import { providerCallDuration, providerReadsCapped } from '../../src/observability/metrics.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { post, readPayment, tokenOf, trpcData, trpcMutation } from '../payments/payment-fixtures.ts';
@@ -279,5 +279,45 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
     );
     expect(back.statusCode).toBe(200);
     await completed(payment.paymentId);
+  });
+});
+
+describe('what the bank is asked is bounded per payment (issue 31 item 7)', () => {
+  test('opens at the same instant are counted before the bank is called: never more than 10 a minute', async () => {
+    const payment = await obiePayment();
+    clock.advance(120_000);
+    const answers = await Promise.all(Array.from({ length: 16 }, () => open(payment.redirectUrl)));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 303)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(6);
+  });
+
+  test('the client-credentials token is reused while valid; reads of one payment at the bank are capped', async () => {
+    const payment = await obiePayment();
+    const tokens = async () =>
+      Number(
+        (
+          await bankDb.query<{ n: string }>(
+            `select count(*) as n from oidc_payloads where type = 'ClientCredentials'`,
+          )
+        ).rows[0]?.n,
+      );
+    const tokensBefore = await tokens();
+    const callsBefore = await obieCalls();
+    for (let read = 0; read < 5; read++) await readPayment(app, headers, payment.paymentId);
+    // Five reads at the bank, one token at most (a new one only when the held one runs out).
+    expect((await tokens()) - tokensBefore).toBeLessThanOrEqual(1);
+    expect((await obieCalls()) - callsBefore).toBe(5);
+
+    // A merchant polling in a tight loop: the bank hears at most 30 reads in 10 s of this payment;
+    // the rest answer what we know, and are counted.
+    const capped = async () =>
+      (await providerReadsCapped.get()).values.find((value) => value.labels.provider === 'obie')?.value ?? 0;
+    const cappedBefore = await capped();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => readPayment(app, headers, payment.paymentId)),
+    );
+    expect(answers.every((answer) => answer.status === 'AUTHORIZING')).toBe(true);
+    expect((await capped()) - cappedBefore).toBeGreaterThanOrEqual(45 - 30);
   });
 });

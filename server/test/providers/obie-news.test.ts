@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -190,6 +191,34 @@ describe('a notification signed by the bank itself, for another audience', () =>
     expect(elsewhere.statusCode).toBe(400);
     expect(elsewhere.json().error.code).toBe('NOTIFICATION_INVALID');
     expect((await send(bank.clientConfig.clientId)).statusCode).toBe(202);
+  });
+
+  test('its type, its age and its jti are checked: another typ, an old one and a replay are refused', async () => {
+    // Issue 31 item 7: any SET the bank ever signed for us, replayed or years old, was taken.
+    const signingKey = await importJWK(bank.keys.bankSigningKey, 'PS256');
+    const token = (options: { typ?: string; issuedAt?: number; jti?: string } = {}) =>
+      new SignJWT({ events: {} })
+        .setProtectedHeader({ alg: 'PS256', kid: bank.keys.bankSigningKey.kid, typ: options.typ ?? 'JWT' })
+        .setIssuer(bank.issuer)
+        .setAudience(bank.clientConfig.clientId)
+        .setIssuedAt(options.issuedAt ?? Math.floor(Date.now() / 1000))
+        .setJti(options.jti ?? randomUUID())
+        .sign(signingKey);
+    const post = async (jwt: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/providers/obie/event-notifications',
+          headers: { 'content-type': 'application/jwt' },
+          payload: jwt,
+        })
+      ).statusCode;
+    const fresh = await token();
+    expect(await post(fresh)).toBe(202);
+    expect(await post(fresh)).toBe(400);
+    expect(await post(await token({ typ: 'secevent+jwt' }))).toBe(400);
+    expect(await post(await token({ issuedAt: Math.floor(Date.now() / 1000) - 3_600 }))).toBe(400);
+    expect(await post(await token())).toBe(202);
   });
 });
 

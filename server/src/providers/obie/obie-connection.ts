@@ -58,6 +58,9 @@ export interface AuthorizationRequest {
 
 export type ObieConnection = Awaited<ReturnType<typeof connectObie>>;
 
+/** How old a bank's event notification may be (its `iat`); a `jti` is remembered this long. */
+export const NOTIFICATION_MAX_AGE_SECONDS = 10 * 60;
+
 export async function connectObie(clientConfig: ObieClient) {
   const agent = new Agent({
     connect: {
@@ -202,13 +205,38 @@ export async function connectObie(clientConfig: ObieClient) {
     return { url, state, nonce, codeVerifier };
   }
 
+  /**
+   * The client-credentials token, reused while it has over a minute to live (issue 31 item 7: a
+   * read or a start asked the bank for a new token every time). Callers at the same moment share
+   * one request for it; a failed one is not kept.
+   */
+  type HeldToken = { value: string; until: number };
+  let current: Promise<HeldToken> | undefined;
+  const askForToken = () => {
+    const asked = Date.now();
+    const asking = client.clientCredentialsGrant(config, { scope: 'payments' }).then((answer) => ({
+      value: answer.access_token,
+      until: asked + Math.max(0, answer.expires_in ?? 0) * 1000,
+    }));
+    asking.catch(() => {
+      if (current === asking) current = undefined;
+    });
+    return asking;
+  };
+  const clientCredentials = async (): Promise<string> => {
+    const seen = current;
+    const held = seen && (await seen.catch(() => undefined));
+    if (held && held.until > Date.now() + 60_000) return held.value;
+    if (current === seen) current = askForToken();
+    return (await (current as Promise<HeldToken>)).value;
+  };
+
   return {
     clientId: clientConfig.clientId,
     issuer: clientConfig.issuer,
     api,
     authorizationRequest,
-    clientCredentials: async () =>
-      (await client.clientCredentialsGrant(config, { scope: 'payments' })).access_token,
+    clientCredentials,
     /**
      * The customer is back: openid-client verifies the JARM response (signature, issuer,
      * audience, expiry, state), then exchanges the code with the PKCE verifier and checks the
@@ -221,13 +249,21 @@ export async function connectObie(clientConfig: ObieClient) {
         expectedNonce: checks.nonce,
         idTokenExpected: true,
       }),
-    /** An event notification (a SET signed by the bank, for us): its claims, or a throw. */
+    /**
+     * An event notification (a SET signed by the bank, for us): its claims, or a throw. Its
+     * header's `typ` is the OB event notification's `JWT`, and it carries a `jti` and an `iat`
+     * no older than NOTIFICATION_MAX_AGE (the caller takes each `jti` once).
+     */
     verifyNotification: async (jwt: string) =>
       (
         await jwtVerify(jwt, bankKeys, {
           issuer: clientConfig.issuer,
           audience: clientConfig.clientId,
           algorithms: ['PS256'],
+          typ: 'JWT',
+          maxTokenAge: NOTIFICATION_MAX_AGE_SECONDS,
+          clockTolerance: 30,
+          requiredClaims: ['jti', 'iat'],
         })
       ).payload,
     close: () => agent.close(),

@@ -14,11 +14,19 @@ import { ObieAuthorization, ObieAuthorizationRequest, ProviderClaim } from '../.
 import type { Orm } from '../../db/orm.ts';
 import { customerLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
+import { providerReadsCapped } from '../../observability/metrics.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
 import { organizationView } from '../../payments/organization-view.ts';
+import { consumeRateLimit } from '../../rate-limits/rate-limit-store.ts';
 import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
-import { type ApiAnswer, BankApiError, connectObie, type ObieConnection } from './obie-connection.ts';
+import {
+  type ApiAnswer,
+  BankApiError,
+  connectObie,
+  NOTIFICATION_MAX_AGE_SECONDS,
+  type ObieConnection,
+} from './obie-connection.ts';
 import { consentBody, consentIdempotencyKey, paymentBody, paymentIdempotencyKey } from './obie-requests.ts';
 
 /** What the customer's return through our callback decided (or why it decided nothing). */
@@ -46,7 +54,14 @@ export interface ObieProvider extends PaymentProvider {
 /** Authorization requests kept per payment: a link opened over and over keeps only its latest. */
 const OPEN_REQUESTS_KEPT = 10;
 /** At most OPEN_REQUESTS_KEPT opens of one payment's link in this window, from any addresses. */
-const OPENS_WINDOW_MS = 60_000;
+const OPENS_WINDOW_SECONDS = 60;
+/**
+ * Reads of one payment at the bank (every GET or sync of an unfinished obie payment asks it):
+ * at most this many in READS_WINDOW_SECONDS, whoever reads. Past it the read answers what we
+ * know, without the bank: a merchant polling in a loop cannot make us hammer the bank.
+ */
+const READS_PER_WINDOW = 30;
+const READS_WINDOW_SECONDS = 10;
 
 const step =
   (facts: ObieFacts): StatusUpdate =>
@@ -152,11 +167,15 @@ export function createObieProvider(
       if (!authorization || authorization.callbackAt) return null;
       // The per-address limit does not bound a link spread over many addresses: each open is a
       // signed call to the bank and a request it holds. No customer opens a link this often.
-      const recent = await orm.em.fork().count(ObieAuthorizationRequest, {
-        paymentId,
-        createdAt: { $gt: new Date(now.getTime() - OPENS_WINDOW_MS) },
+      // Counted before the bank is called (one atomic count: opens at the same instant cannot
+      // all pass a count of what was already stored).
+      const opens = await consumeRateLimit(orm.em.fork(), {
+        key: `obie-open:${paymentId}`,
+        limit: OPEN_REQUESTS_KEPT,
+        windowSeconds: OPENS_WINDOW_SECONDS,
+        now,
       });
-      if (recent >= OPEN_REQUESTS_KEPT) {
+      if (!opens.allowed) {
         throw new AppError(
           'RATE_LIMITED',
           'This link was opened too many times in the last minute. Please try again in a minute.',
@@ -189,6 +208,15 @@ export function createObieProvider(
     async readStatus(payment) {
       const authorization = await authorizationOf(payment.id);
       if (!authorization) return catchUp;
+      const reads = await consumeRateLimit(orm.em.fork(), {
+        key: `obie-read:${payment.id}`,
+        limit: READS_PER_WINDOW,
+        windowSeconds: READS_WINDOW_SECONDS,
+      });
+      if (!reads.allowed) {
+        providerReadsCapped.inc({ provider: OBIE_PROVIDER });
+        return catchUp;
+      }
       return step(await factsOf(await connection(authorization.bankId), authorization));
     },
 
@@ -289,6 +317,14 @@ export function createObieProvider(
       for (const bankId of byBank.keys()) {
         try {
           const claims = await (await connection(bankId)).verifyNotification(jwt);
+          // Each notification once: a replayed one (same jti, within its age) is refused. Kept a
+          // little longer than a notification may be old, so a replay is refused either way.
+          const first = await consumeRateLimit(orm.em.fork(), {
+            key: `obie-notification:${bankId}:${String(claims.jti).slice(0, 128)}`,
+            limit: 1,
+            windowSeconds: NOTIFICATION_MAX_AGE_SECONDS + 60,
+          });
+          if (!first.allowed) throw new Error('notification already received (its jti)');
           const event = (
             claims.events as Record<string, { subject?: Record<string, unknown> }> | undefined
           )?.['urn:uk:org:openbanking:events:resource-update'];

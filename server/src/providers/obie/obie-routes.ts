@@ -180,7 +180,8 @@ export async function obieRoutes(
         return reply.code(400).send({
           error: {
             code: 'NOTIFICATION_INVALID',
-            message: 'The notification is not signed for this service',
+            message:
+              'The notification is not valid for this service: its signature, audience, type or age, or it was received already',
           },
         });
       }
