@@ -16,7 +16,7 @@ import {
   spendAccountToken,
   spendOpenAccountTokens,
 } from './account-tokens.ts';
-import { requireAccountMail, spendAccountMail } from './mail-budget.ts';
+import { mayNotify, requireAccountMail, spendAccountMail } from './mail-budget.ts';
 import { hashPassword, passwordMatches, spendPasswordCheck } from './password-hash.ts';
 import { assertStrongPassword } from './password-strength.ts';
 import { type ActiveSession, endSessionsOf } from './sessions.ts';
@@ -125,6 +125,8 @@ export async function resetPassword(deps: AccountDeps, token: string, password: 
   // password is acceptable: a weak one is refused and the same link still works.
   const link = await readAccountToken(deps.em.fork(), token, 'password-reset', deps.clock);
   const user = await deps.em.fork().findOneOrFail(DashboardUser, { id: link.user });
+  // A link mailed to an address the account no longer uses resets nothing (as verifyEmail).
+  if (user.email !== link.email) throw linkInvalid();
   const name = await organizationName(deps, user.organization);
   assertStrongPassword(password, [user.email, name]);
   const passwordHash = await hashPassword(password);
@@ -179,10 +181,13 @@ export async function changePassword(
   assertStrongPassword(input.newPassword, [user.email, session.organization.name], 'newPassword');
   await setPassword(deps, user.id, input.newPassword);
   const otherSessionsEnded = await endSessionsOf(deps.em, user.id, session.id);
-  await deps.mail.queue(
-    'password-changed',
-    passwordChangedMail({ to: user.email, organizationName: session.organization.name }),
-  );
+  const notice = { userId: user.id, organizationId: user.organization, to: user.email };
+  if (await mayNotify(deps.em, notice)) {
+    await deps.mail.queue(
+      'password-changed',
+      passwordChangedMail({ to: user.email, organizationName: session.organization.name }),
+    );
+  }
   return { changed: true as const, otherSessionsEnded };
 }
 
@@ -224,10 +229,13 @@ export async function changeEmail(
   }
   // A reset link mailed to the old address must not take the account back (issue 31 item 7).
   await spendOpenAccountTokens(deps.em.fork(), user.id, 'password-reset', deps.clock.now());
-  await deps.mail.queue(
-    'email-changed',
-    emailChangedMail({ to: oldEmail, organizationName: session.organization.name, newEmail }),
-  );
+  const notice = { userId: user.id, organizationId: user.organization, to: oldEmail };
+  if (await mayNotify(deps.em, notice)) {
+    await deps.mail.queue(
+      'email-changed',
+      emailChangedMail({ to: oldEmail, organizationName: session.organization.name, newEmail }),
+    );
+  }
   await sendVerification(deps, { id: user.id, email: newEmail, organizationId: user.organization }, 'skip');
   return { email: newEmail, emailVerified: false as const };
 }

@@ -66,3 +66,16 @@ export async function requireAccountMail(
     `Too many account mails from this account or to this address: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
   );
 }
+
+/**
+ * Whether a notice about the account (password, email or two-step changed) goes to its address:
+ * within the same budgets as verification mail, so a stranger who signed up with someone's
+ * address and changes the password in a loop mails them at most a few times an hour. The change
+ * itself is made either way.
+ */
+export async function mayNotify(
+  em: EntityManager,
+  account: { userId: string; organizationId: string; to: string },
+): Promise<boolean> {
+  return (await spendAccountMail(em, account)).allowed;
+}

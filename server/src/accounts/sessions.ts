@@ -38,6 +38,22 @@ export interface ActiveSession {
   authenticatedAt: Date;
 }
 
+/**
+ * Changes that would let a stolen or forgotten session outlive its owner's "Sign out
+ * everywhere" (invite, change a role, remove a member, withdraw an invitation, require or lift
+ * two-step for the team, make an API key) on a session signed in longer ago than this ask for
+ * the password or a two-step code first (issue 31 item 6 and its review).
+ */
+export const RECENT_SIGN_IN_MS = 15 * 60_000;
+
+export function requireRecentSignIn(session: { authenticatedAt: Date }, now: Date): void {
+  if (now.getTime() - session.authenticatedAt.getTime() <= RECENT_SIGN_IN_MS) return;
+  throw new AppError(
+    'REAUTHENTICATION_REQUIRED',
+    'Confirm it is you first: you signed in more than 15 minutes ago, and this change asks for your password (or a two-step code) again',
+  );
+}
+
 export const notSignedIn = () => new AppError('UNAUTHORIZED', 'Not signed in');
 const sessionExpired = () => new AppError('UNAUTHORIZED', 'Your session has expired: sign in again');
 
@@ -164,7 +180,8 @@ export async function endSessionsOf(em: EntityManager, userId: string, keep?: st
       invitedByUser: userId,
       acceptedAt: null,
       withdrawnAt: null,
-      ...(keep ? { invitedBySession: { $ne: keep } } : {}),
+      // (Made before sessions were recorded on invitations: no session, so not the one kept.)
+      ...(keep ? { $or: [{ invitedBySession: null }, { invitedBySession: { $ne: keep } }] } : {}),
     },
     { withdrawnAt: now },
   );

@@ -22,21 +22,6 @@ export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 const idOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-/**
- * Team changes (invite, change a role, remove a member, withdraw an invitation) on a session
- * signed in longer ago than this ask for the password or a two-step code first (issue 31 item 6):
- * a session cookie stolen or left open must not be enough to add a member or take the team.
- */
-export const RECENT_SIGN_IN_MS = 15 * 60_000;
-
-export function requireRecentSignIn(session: { authenticatedAt: Date }, now: Date): void {
-  if (now.getTime() - session.authenticatedAt.getTime() <= RECENT_SIGN_IN_MS) return;
-  throw new AppError(
-    'REAUTHENTICATION_REQUIRED',
-    'Confirm it is you first: you signed in more than 15 minutes ago, and team changes ask for your password (or a two-step code) again',
-  );
-}
-
 const lastOwner = () =>
   new AppError('FORBIDDEN', 'An organization needs an owner: make another member Owner first');
 const notMember = () => new AppError('NOT_FOUND', 'No such member in your organization');
@@ -164,6 +149,15 @@ export async function withdrawInvitation(
   return { withdrawn: true as const, email: emailKey(email) };
 }
 
+/** A member's open invitations are withdrawn (removed, no longer an Owner). */
+async function withdrawInvitationsBy(tx: EntityManager, userId: string, now: Date) {
+  await tx.nativeUpdate(
+    Invitation,
+    { invitedByUser: userId, acceptedAt: null, withdrawnAt: null },
+    { withdrawnAt: now },
+  );
+}
+
 async function openInvitation(em: EntityManager, token: string, now: Date) {
   if (!TOKEN_FORMAT.test(token)) throw linkInvalid();
   const invitation = await em.findOne(Invitation, { id: idOf(token) });
@@ -205,7 +199,8 @@ export async function acceptInvitation(deps: AccountDeps, token: string, passwor
   return deps.em.fork().transactional(async (tx) => {
     const spent = await tx.nativeUpdate(
       Invitation,
-      { id: invitation.id, acceptedAt: null },
+      // Still open as the password was hashed: not withdrawn, replaced or expired meanwhile.
+      { id: invitation.id, acceptedAt: null, withdrawnAt: null, expiresAt: { $gt: now } },
       { acceptedAt: now },
     );
     if (spent !== 1) throw linkInvalid();
@@ -241,6 +236,8 @@ export async function setMemberRole(
       throw lastOwner();
     member.role = role;
     await tx.flush();
+    // A member who may no longer invite leaves no open invitation behind.
+    if (role !== 'owner') await withdrawInvitationsBy(tx, userId, new Date());
     return { id: member.id, email: member.email, role };
   });
 }
@@ -256,6 +253,7 @@ export async function removeMember(em: EntityManager, organizationId: string, us
     const member = await tx.findOne(DashboardUser, { id: userId, organization: organizationId });
     if (!member) throw notMember();
     if (member.role === 'owner' && (await ownersOf(tx, organizationId)) <= 1) throw lastOwner();
+    await withdrawInvitationsBy(tx, userId, new Date());
     await tx.nativeDelete(DashboardUser, { id: userId });
     return { removed: true as const, id: userId, email: member.email };
   });

@@ -7,6 +7,7 @@ import type { EntityManager } from '../db/orm.ts';
 import { twoStepChangedMail } from '../mail/templates.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { reauthenticate } from './account-lifecycle.ts';
+import { mayNotify } from './mail-budget.ts';
 import { type ActiveSession, endSessionsOf } from './sessions.ts';
 import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
 
@@ -115,6 +116,8 @@ async function tellTheAddress(
   change: Parameters<typeof twoStepChangedMail>[0]['change'],
 ): Promise<void> {
   try {
+    const notice = { userId: session.userId, organizationId: session.organization.id, to: session.email };
+    if (!(await mayNotify(deps.em, notice))) return;
     await deps.mail.queue(
       'two-step-changed',
       twoStepChangedMail({ to: session.email, organizationName: session.organization.name, change }),
@@ -326,6 +329,17 @@ export async function confirmIdentity(
   if ('password' in input) {
     await reauthenticate(deps, client, session, input.password, 'password');
   } else {
+    // A factor set up after this session last proved itself cannot vouch for it: a stolen
+    // session could set up its own authenticator and then "confirm" with it (review of issue 31).
+    const user = await deps.em.fork().findOne(DashboardUser, { id: session.userId });
+    if (!user?.totpEnabledAt || user.totpEnabledAt.getTime() > session.authenticatedAt.getTime()) {
+      throw validationFailed([
+        {
+          field: 'code',
+          message: 'cannot confirm this session: two-step was set up after you signed in; use your password',
+        },
+      ]);
+    }
     await throttleAccountAttempt(deps.em, client, session.email, 'two-step');
     await spendTwoStepCode(deps.em, session.userId, input.code, deps.clock);
   }

@@ -65,7 +65,7 @@ import {
   anonymousMutation,
   sessionQuery,
   signOutMutation,
-  teamMutation,
+  teamChange,
 } from './dashboard-procedures.ts';
 
 /** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
@@ -193,7 +193,7 @@ export const accountRouter = router({
       ),
     ),
 
-  requireTwoStep: teamMutation
+  requireTwoStep: teamChange
     .input(RequireTwoStepInput)
     .output(TwoStepStatus)
     .mutation(({ ctx, input }) =>

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createApiKey, futureExpiry, listApiKeys, permissionsFrom, revokeApiKey } from '../auth/api-keys.ts';
 import { audited } from '../observability/audit-log.ts';
 import { router } from '../trpc/trpc.ts';
-import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+import { sessionMutation, sessionQuery, withRecentSignIn } from './dashboard-procedures.ts';
 
 /** The API keys page: the same key functions as the operator CLI, scoped to the user's organization. */
 export const apiKeysRouter = router({
@@ -14,7 +14,8 @@ export const apiKeysRouter = router({
       apiKeys: await listApiKeys(ctx.em, ctx.caller.organizationId, ctx.clock.now()),
     })),
 
-  create: sessionMutation
+  // A key outlives every session: the one making it must have signed in recently.
+  create: withRecentSignIn(sessionMutation)
     .input(CreateApiKeyInput)
     .output(CreatedApiKey)
     .mutation(async ({ ctx, input }) => {

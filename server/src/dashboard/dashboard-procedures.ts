@@ -1,7 +1,6 @@
 import { AppError } from '@pis/shared';
 import { type RolePermission, requireRole } from '../accounts/roles.ts';
-import { authenticateSession, csrfTokenMatches } from '../accounts/sessions.ts';
-import { requireRecentSignIn } from '../accounts/team.ts';
+import { authenticateSession, csrfTokenMatches, requireRecentSignIn } from '../accounts/sessions.ts';
 import { budgetOf } from '../rate-limits/organization-budgets.ts';
 import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
 import { answerRateLimit, enforceRateLimit, rateLimitKey } from '../rate-limits/rate-limits.ts';
@@ -117,14 +116,14 @@ export const withPaymentWriteBudget = <B extends typeof sessionMutation>(builder
 
 /** The team and its rules: Owner only. */
 export const teamMutation = withRole('team');
-/**
- * A change to who is on the team (invite, role, removal, withdrawn invitation): Owner only, and
- * on a session signed in over 15 minutes ago only after "Confirm it's you" (accounts/team.ts).
- */
-export const teamChange = teamMutation.use(async ({ ctx, next }) => {
-  requireRecentSignIn(ctx.session, ctx.clock.now());
-  return next();
-});
+/** On a session signed in over 15 minutes ago, only after "Confirm it's you" (accounts/sessions.ts). */
+export const withRecentSignIn = <B extends typeof sessionMutation>(builder: B) =>
+  builder.use(async ({ ctx, next }) => {
+    requireRecentSignIn(ctx.session, ctx.clock.now());
+    return next();
+  });
+/** A change to who is on the team or how they sign in: Owner only, and a recent sign-in. */
+export const teamChange = withRecentSignIn(teamMutation);
 /** The member's own account (password, email, two-step, sessions): every role. */
 export const accountMutation = withCsrfCheck(signedIn);
 

@@ -135,7 +135,7 @@ export const emailChangedMail = (input: { to: string; organizationName: string; 
     to: input.to,
     subject: 'Your sign-in email was changed',
     paragraphs: [
-      `The dashboard account in the organization named ${quotedName(input.organizationName)} that used this address now signs in as ${input.newEmail}.`,
+      `The dashboard account in the organization named ${quotedName(input.organizationName)} that used this address now signs in with the address ${quotedName(input.newEmail)}.`,
       'If this was not you, contact your organization owner or our support at once.',
     ],
     footer: FOOTER,

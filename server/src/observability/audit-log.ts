@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { AppError } from '@pis/shared';
 import type { EntityManager } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
+import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
 import { maskValue } from './masking.ts';
 import { signInFailures } from './metrics.ts';
 
@@ -160,6 +161,9 @@ export async function audited<T>(
  * sign-in the throttle refused writes nothing, and a failure for an address that is no
  * account's is counted (`pis_sign_in_failures_total{account="unknown"}`), not audited.
  */
+/** Failed sign-ins audited per account in 15 minutes (the throttle's 10 guesses of one address). */
+export const FAILED_SIGN_INS_AUDITED = 10;
+
 export async function auditedSignIn<T extends { organization: { id: string } } | { twoStepRequired: true }>(
   ctx: { em: EntityManager; log: Logger },
   email: string,
@@ -182,6 +186,14 @@ export async function auditedSignIn<T extends { organization: { id: string } } |
       .catch(() => []);
     signInFailures.inc({ account: user ? 'known' : 'unknown' });
     if (!user) throw error;
+    // Strangers from many addresses (IPv6 /64s are cheap) each get the throttle's guesses: the
+    // account's audit rows are bounded per account too; the rest are counted above.
+    const audited = await consumeRateLimit(ctx.em.fork(), {
+      key: `audit-sign-in-failed:${email.slice(0, 254).toLowerCase()}`,
+      limit: FAILED_SIGN_INS_AUDITED,
+      windowSeconds: 15 * 60,
+    }).catch(() => ({ allowed: true }));
+    if (!audited.allowed) throw error;
     await recordAudit(
       ctx.em.fork(),
       {

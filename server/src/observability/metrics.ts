@@ -81,7 +81,7 @@ export const signInFailures = new Counter({
 
 export const requestLogDropped = new Counter({
   name: 'pis_request_log_dropped_total',
-  help: 'Request log entries not written, by reason: queue_full or write_failed (the log has a gap), organization_share or daily_ceiling (one organization past its share or its day).',
+  help: 'Request log entries not written, by reason: queue_full or write_failed (the log has a gap), organization_share, daily_ceiling or refusals (one organization past its share, its day or its refused requests a minute).',
   labelNames: ['reason'] as const,
   registers,
 });

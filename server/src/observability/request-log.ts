@@ -24,7 +24,9 @@ import { requestLogDropped } from './metrics.ts';
  *   budgets, as its API budgets are), counted in `request_log_day` by the batch's own statement;
  *   past it entries are dropped and counted;
  * - each organization queues at most ORGANIZATION_QUEUE_SHARE entries in a process, so while the
- *   writer lags one organization's flood drops its own entries, never another's.
+ *   writer lags one organization's flood drops its own entries, never another's; an organization
+ *   past its day's ceiling is not queued at all for the rest of the day, and refused requests
+ *   (which spend no budget) at most REFUSALS_PER_MINUTE a minute.
  * Every entry not written is counted in `pis_request_log_dropped_total` by reason.
  */
 
@@ -42,6 +44,12 @@ const MAX_QUEUED = 20_000;
 export const ORGANIZATION_QUEUE_SHARE = MAX_QUEUED / 10;
 /** The deployment's default entries per organization a UTC day (REQUEST_LOG_ROWS_PER_DAY). */
 export const DEFAULT_ROWS_PER_DAY = 200_000;
+/**
+ * Refused requests (no bodies) an organization queues a minute in a process: refusals spend no
+ * budget (a revoked key's 401 costs the caller nothing), so without this one organization's
+ * loop, or ten free sign-ups', could still fill the queue. Past it they are counted, not logged.
+ */
+export const REFUSALS_PER_MINUTE = 100;
 
 export interface RequestLogEntry {
   /** The organization whose key this was (its hash matched a stored key), never guessed from text. */
@@ -69,6 +77,10 @@ export class RequestLogWriter {
   #queue: RequestLogEntry[] = [];
   /** Entries queued per organization (its share of the queue). */
   readonly #queuedBy = new Map<string, number>();
+  /** Refused requests queued per organization in the current minute. */
+  #refusals = { minute: 0, by: new Map<string, number>() };
+  /** Organizations past today's ceiling (the UTC day it was seen): their entries are not queued. */
+  readonly #overCeiling = new Map<string, string>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
@@ -89,6 +101,14 @@ export class RequestLogWriter {
   }
 
   add(entry: RequestLogEntry): void {
+    if (this.#overCeiling.get(entry.organizationId) === utcDay(entry.at)) {
+      requestLogDropped.inc({ reason: 'daily_ceiling' });
+      return;
+    }
+    if (!entry.bodies && !this.#countRefusal(entry)) {
+      requestLogDropped.inc({ reason: 'refusals' });
+      return;
+    }
     const queued = this.#queuedBy.get(entry.organizationId) ?? 0;
     if (queued >= ORGANIZATION_QUEUE_SHARE) {
       requestLogDropped.inc({ reason: 'organization_share' });
@@ -115,8 +135,10 @@ export class RequestLogWriter {
         }
         try {
           const written = await writeBatch(this.#orm, batch, this.#rowsPerDay);
-          if (written < batch.length)
-            requestLogDropped.inc({ reason: 'daily_ceiling' }, batch.length - written);
+          if (written.length < batch.length) {
+            requestLogDropped.inc({ reason: 'daily_ceiling' }, batch.length - written.length);
+            this.#rememberCeilings(batch, written);
+          }
         } catch (error) {
           requestLogDropped.inc({ reason: 'write_failed' }, batch.length);
           this.#logger.warn({ err: error, entries: batch.length }, 'request log batch not written');
@@ -126,6 +148,27 @@ export class RequestLogWriter {
     return this.#flushing;
   }
 
+  #countRefusal(entry: RequestLogEntry): boolean {
+    const minute = Math.floor(entry.at.getTime() / 60_000);
+    if (this.#refusals.minute !== minute) this.#refusals = { minute, by: new Map() };
+    const count = (this.#refusals.by.get(entry.organizationId) ?? 0) + 1;
+    this.#refusals.by.set(entry.organizationId, count);
+    return count <= REFUSALS_PER_MINUTE;
+  }
+
+  /** An organization with entries not kept is past today's ceiling: drop its next ones at once. */
+  #rememberCeilings(batch: RequestLogEntry[], written: string[]): void {
+    const kept = new Map<string, number>();
+    for (const organizationId of written) kept.set(organizationId, (kept.get(organizationId) ?? 0) + 1);
+    const sent = new Map<string, number>();
+    for (const { organizationId } of batch) sent.set(organizationId, (sent.get(organizationId) ?? 0) + 1);
+    const today = utcDay(new Date());
+    if (this.#overCeiling.size > 10_000) this.#overCeiling.clear();
+    for (const [organizationId, count] of sent) {
+      if ((kept.get(organizationId) ?? 0) < count) this.#overCeiling.set(organizationId, today);
+    }
+  }
+
   /** Shutdown, after HTTP stopped: the last entries go out before the pool closes. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
@@ -133,8 +176,10 @@ export class RequestLogWriter {
   }
 }
 
-/** Writes a batch; resolves to how many entries were kept (the rest were past a daily ceiling). */
-async function writeBatch(orm: Orm, batch: RequestLogEntry[], rowsPerDay: number): Promise<number> {
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** Writes a batch; resolves to the organization of each entry kept (the rest were past a daily ceiling). */
+async function writeBatch(orm: Orm, batch: RequestLogEntry[], rowsPerDay: number): Promise<string[]> {
   const rows = batch.map((entry) => ({
     organization_id: entry.organizationId,
     at: entry.at.toISOString(),
@@ -157,12 +202,12 @@ async function writeBatch(orm: Orm, batch: RequestLogEntry[], rowsPerDay: number
   // On the pool itself, the batch as one bound parameter: the ORM's execute would escape the
   // whole JSON text into the statement (a visible share of a busy API's CPU in the profile).
   const pool = await orm.em.getConnection().getNativeClient();
-  const written = await pool.query({
+  const written = await pool.query<{ organization_id: string }>({
     name: 'request_log_batch',
     text: INSERT_BATCH,
     values: [JSON.stringify(rows), rowsPerDay],
   });
-  return written.rowCount ?? 0;
+  return written.rows.map((row) => row.organization_id);
 }
 
 /**
@@ -190,7 +235,8 @@ const INSERT_BATCH = `with e as (
     e.key_prefix, e.request_id, e.idempotency_key, e.request_body, e.response_body
   from e join added a using (organization_id) join counted c using (organization_id)
     join organization o on o.id = e.organization_id
-  where c.entries - a.entries + e.n <= case when o.reduced_budgets then $2::int / 10 else $2::int end`;
+  where c.entries - a.entries + e.n <= case when o.reduced_budgets then $2::int / 10 else $2::int end
+  returning organization_id`;
 
 /**
  * A poll is answered the same text again and again (a payment read until it moves): the masked

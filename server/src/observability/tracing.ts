@@ -151,12 +151,23 @@ export async function inSpan<T>(
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (error) {
-    span.recordException(error instanceof Error ? error : String(error));
+    // The error's kind, never its message or stack: a mailer's error names the recipient, a
+    // bank's may quote its answer, a database error the row (issue 31 item 2, its review).
+    span.recordException({ name: errorKindOf(error), message: errorKindOf(error) });
     span.setStatus({ code: SpanStatusCode.ERROR });
     throw error;
   } finally {
     span.end();
   }
+}
+
+/** An error's class, and its code where it has one (an AppError's kind, a Postgres SQLSTATE). */
+function errorKindOf(error: unknown): string {
+  if (!(error instanceof Error)) return 'non-error thrown';
+  const code = (error as { kind?: unknown; code?: unknown }).kind ?? (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[A-Za-z0-9_.-]{1,60}$/.test(code)
+    ? `${error.name} ${code}`
+    : error.name;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -209,7 +209,8 @@ describe('settings: change password, change email, sign out everywhere', () => {
       emailVerified: false,
     });
     const notice = await mailTo(owner.user.email, 'email-changed');
-    expect(notice.text).toContain(newEmail);
+    // The new address, quoted and defanged (a stranger chose it: issue 31 review).
+    expect(notice.text).toContain(`“${newEmail.replace('.example', '[.]example')}”`);
     // The old address's verification link no longer proves anything.
     const oldLink = tokenIn(await mailTo(owner.user.email, 'verify-email'));
     expect(failure(await browser().mutation('account.verifyEmail', { token: oldLink }), 400).code).toBe(

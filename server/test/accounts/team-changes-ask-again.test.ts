@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { RECENT_SIGN_IN_MS } from '../../src/accounts/team.ts';
+import { RECENT_SIGN_IN_MS } from '../../src/accounts/sessions.ts';
 import type { MailMessage, MailOutbox, MailPurpose } from '../../src/mail/mail-message.ts';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { createTestApp } from '../helpers/test-app.ts';
@@ -121,6 +121,76 @@ describe('team changes ask again after 15 minutes', () => {
     failure(await owner.mutation('team.invite', { email: newAddress('code'), role: 'viewer' }), 403);
     data(await owner.mutation('account.confirmIdentity', { code: await appCode(clock, setup.setupKey) }));
     data(await owner.mutation('team.invite', { email: newAddress('code'), role: 'viewer' }));
+  });
+});
+
+describe('what the review of these fixes found (a stolen session signed in long ago)', () => {
+  test('two-step set up on this session cannot confirm it; the password still can', async () => {
+    const { owner, session } = await verifiedOwner();
+    clock.advance(RECENT_SIGN_IN_MS + 60_000);
+    const setup = data<{ setupKey: string }>(await owner.mutation('account.beginTwoStep'));
+    data(await owner.mutation('account.confirmTwoStep', { code: await appCode(clock, setup.setupKey) }));
+    clock.advance(30_000);
+    const refused = failure(
+      await owner.mutation('account.confirmIdentity', { code: await appCode(clock, setup.setupKey) }),
+      400,
+    );
+    expect(refused.details?.[0]?.field).toBe('code');
+    failure(await owner.mutation('team.invite', { email: newAddress('thief'), role: 'owner' }), 403);
+    data(await owner.mutation('account.confirmIdentity', { password: session.password }));
+    data(await owner.mutation('team.invite', { email: newAddress('owner'), role: 'viewer' }));
+  });
+
+  test('a new API key and the team’s two-step rule ask again too', async () => {
+    const { owner, session } = await verifiedOwner();
+    clock.advance(RECENT_SIGN_IN_MS + 60_000);
+    for (const refused of [
+      await owner.mutation('apiKeys.create', { name: 'Backdoor', permissions: ['read', 'write'] }),
+      await owner.mutation('account.requireTwoStep', { required: false }),
+    ]) {
+      expect(failure(refused, 403).message).toMatch(/^Confirm it is you first/);
+    }
+    data(await owner.mutation('account.confirmIdentity', { password: session.password }));
+    data(await owner.mutation('apiKeys.create', { name: 'Server', permissions: ['read'] }));
+  });
+
+  test('removing or demoting an Owner withdraws the invitations they made', async () => {
+    const { owner } = await verifiedOwner();
+    const rogueEmail = newAddress('rogue');
+    data(await owner.mutation('team.invite', { email: rogueEmail, role: 'owner' }));
+    const rogue = browser();
+    const rogueSession = data<{ user: { id: string }; csrfToken: string }>(
+      await rogue.mutation('account.acceptInvitation', {
+        token: tokenOf(rogueEmail, 'invitation'),
+        password: PASSWORD_CHANGE,
+      }),
+    );
+    rogue.csrfToken = rogueSession.csrfToken;
+    const accomplices = [newAddress('accomplice'), newAddress('accomplice')];
+    for (const email of accomplices) data(await rogue.mutation('team.invite', { email, role: 'owner' }));
+    data(await owner.mutation('team.setRole', { userId: rogueSession.user.id, role: 'viewer' }));
+    failure(
+      await browser().query('account.invitation', { token: tokenOf(accomplices[0] ?? '', 'invitation') }),
+      410,
+    );
+    data(await owner.mutation('team.remove', { userId: rogueSession.user.id }));
+    failure(
+      await browser().query('account.invitation', { token: tokenOf(accomplices[1] ?? '', 'invitation') }),
+      410,
+    );
+  });
+
+  test('notices are budgeted like verification mail: a password changed in a loop mails 5 an hour', async () => {
+    const b = browser();
+    const session = await b.signUp();
+    let password = session.password;
+    for (let change = 0; change < 7; change++) {
+      const next = `amber falcon ledger tide ${70 + change}`;
+      data(await b.mutation('account.changePassword', { currentPassword: password, newPassword: next }));
+      password = next;
+    }
+    // The sign-up's verification mail and four notices: the address's five an hour.
+    expect(sent.filter((mail) => mail.message.to === session.user.email)).toHaveLength(5);
   });
 });
 

@@ -402,6 +402,16 @@ describe('the audit log', () => {
     );
     expect(own).toHaveLength(10);
     expect(new Set(own.map((row) => row.actor))).toEqual(new Set([m.session.user.email]));
+
+    // Guessers at other addresses get the throttle's guesses each, but the account's audit rows
+    // stay bounded (10 in 15 minutes; the rest are counted).
+    for (const address of ['198.51.100.203', '198.51.100.204']) {
+      const another = new DashboardBrowser(app, address);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await another.mutation('account.signIn', { email: m.session.user.email, password: 'wrong password!!' });
+      }
+    }
+    expect(await auditRows()).toBe(before + 10);
   });
 
   it('cannot be edited: no procedure changes it and the database refuses UPDATE, DELETE and TRUNCATE', async () => {

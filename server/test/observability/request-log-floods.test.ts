@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { requestLogDropped } from '../../src/observability/metrics.ts';
 import {
   ORGANIZATION_QUEUE_SHARE,
+  REFUSALS_PER_MINUTE,
   type RequestLogEntry,
   RequestLogWriter,
 } from '../../src/observability/request-log.ts';
@@ -51,19 +52,17 @@ await app.ready();
 /** 100 KB of a JSON body, as the flood sent. */
 const BIG = { ...paymentBody(), reference: 'x', filler: 'A'.repeat(100_000) };
 const rowsOf = async (organizationId: string) =>
-  orm.em
-    .fork()
-    .execute<
-      {
-        status: number;
-        request_body: string | null;
-        response_body: string | null;
-        error_code: string | null;
-      }[]
-    >(
-      'select status, request_body, response_body, error_code from request_log where organization_id = ? order by id',
-      [organizationId],
-    );
+  orm.em.fork().execute<
+    {
+      status: number;
+      request_body: string | null;
+      response_body: string | null;
+      error_code: string | null;
+    }[]
+  >(
+    'select status, request_body, response_body, error_code from request_log where organization_id = ? order by id',
+    [organizationId],
+  );
 const dropped = async (reason: string) =>
   (await requestLogDropped.get()).values.find((value) => value.labels.reason === reason)?.value ?? 0;
 
@@ -155,5 +154,33 @@ describe('each organization has its own share of the queue and a ceiling a day',
       ]);
     // The day's count goes on past the ceiling: it says how many were not kept.
     expect(Number(day?.entries)).toBe(80);
+  });
+
+  it('refused requests, which spend no budget, queue at most REFUSALS_PER_MINUTE a minute per organization', async () => {
+    // The review's attack: ten free sign-ups, each looping a revoked key's 401, filled the queue.
+    const looping = await factories.createOrg();
+    const before = await dropped('refusals');
+    for (let n = 0; n < REFUSALS_PER_MINUTE + 40; n++)
+      writer.add({ ...entry(looping, n), status: 401, bodies: false });
+    await writer.flush();
+    expect(await rowsOf(looping)).toHaveLength(REFUSALS_PER_MINUTE);
+    expect(await dropped('refusals')).toBe(before + 40);
+  });
+
+  it('an organization past its day’s ceiling is not queued again that day', async () => {
+    const ceilinged = new RequestLogWriter(orm, silentLogger(), {
+      flushEveryMs: 3_600_000,
+      flushAt: Number.POSITIVE_INFINITY,
+      rowsPerDay: 10,
+    });
+    const full = await factories.createOrg();
+    for (let n = 0; n < 12; n++) ceilinged.add(entry(full, n));
+    await ceilinged.flush();
+    const before = await dropped('daily_ceiling');
+    for (let n = 0; n < 5; n++) ceilinged.add(entry(full, n));
+    // Dropped as they arrive, before any queue or statement.
+    expect(await dropped('daily_ceiling')).toBe(before + 5);
+    await ceilinged.stop();
+    expect(await rowsOf(full)).toHaveLength(10);
   });
 });

@@ -31,6 +31,7 @@ import { Migration20261127150000_insert_counts_per_row } from './Migration202611
 import { Migration20261128090000_idempotency_per_mode } from './Migration20261128090000_idempotency_per_mode.ts';
 import { Migration20261128091000_request_log_day } from './Migration20261128091000_request_log_day.ts';
 import { Migration20261128092000_team_changes_ask_again } from './Migration20261128092000_team_changes_ask_again.ts';
+import { Migration20261128093000_obie_notifications_seen } from './Migration20261128093000_obie_notifications_seen.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -101,5 +102,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261128092000_team_changes_ask_again',
     class: Migration20261128092000_team_changes_ask_again,
+  },
+  {
+    name: 'Migration20261128093000_obie_notifications_seen',
+    class: Migration20261128093000_obie_notifications_seen,
   },
 ];

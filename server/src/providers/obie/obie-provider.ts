@@ -124,6 +124,21 @@ export function createObieProvider(
   }
 
   /** Where the payment stands at its bank, as facts: the bank's payment once made, else the consent. */
+  /** Records a notification's jti; false when it was seen before (and forgets ones past their age). */
+  async function firstSeen(bankId: string, jti: string): Promise<boolean> {
+    const connection = orm.em.fork().getConnection();
+    await connection.execute(
+      `delete from obie_notification_seen where seen_at < now() - make_interval(secs => ?)`,
+      [NOTIFICATION_MAX_AGE_SECONDS + 60],
+      'run',
+    );
+    const inserted = await connection.execute<{ jti: string }[]>(
+      `insert into obie_notification_seen (bank_id, jti) values (?, ?) on conflict do nothing returning jti`,
+      [bankId, jti.slice(0, 128)],
+    );
+    return inserted.length === 1;
+  }
+
   async function factsOf(bank: ObieConnection, authorization: ObieAuthorization): Promise<ObieFacts> {
     const token = await bank.clientCredentials();
     const consent = await bank.api('GET', `/domestic-payment-consents/${authorization.consentId}`, { token });
@@ -317,14 +332,10 @@ export function createObieProvider(
       for (const bankId of byBank.keys()) {
         try {
           const claims = await (await connection(bankId)).verifyNotification(jwt);
-          // Each notification once: a replayed one (same jti, within its age) is refused. Kept a
-          // little longer than a notification may be old, so a replay is refused either way.
-          const first = await consumeRateLimit(orm.em.fork(), {
-            key: `obie-notification:${bankId}:${String(claims.jti).slice(0, 128)}`,
-            limit: 1,
-            windowSeconds: NOTIFICATION_MAX_AGE_SECONDS + 60,
-          });
-          if (!first.allowed) throw new Error('notification already received (its jti)');
+          // Each notification once: a replayed one (same jti, within its age) is refused.
+          if (!(await firstSeen(bankId, String(claims.jti)))) {
+            throw new Error('notification already received (its jti)');
+          }
           const event = (
             claims.events as Record<string, { subject?: Record<string, unknown> }> | undefined
           )?.['urn:uk:org:openbanking:events:resource-update'];

@@ -16,6 +16,8 @@ export const accountApi = {
     dashboardTrpc.dashboard.account.changePassword.mutate(input),
   changeEmail: (input: Inputs['changeEmail']) => dashboardTrpc.dashboard.account.changeEmail.mutate(input),
   signOutEverywhere: () => dashboardTrpc.dashboard.account.signOutEverywhere.mutate(),
+  confirmIdentity: (input: Inputs['confirmIdentity']) =>
+    dashboardTrpc.dashboard.account.confirmIdentity.mutate(input),
   // Two-step verification (item 4).
   signInCode: (input: Inputs['signInCode']) => dashboardTrpc.dashboard.account.signInCode.mutate(input),
   twoStep: (signal: AbortSignal) => dashboardTrpc.dashboard.account.twoStep.query(undefined, { signal }),

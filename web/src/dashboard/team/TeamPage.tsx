@@ -1,13 +1,13 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Heading } from '../../components/Heading.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
+import { SensitiveActionProblem } from '../account/ConfirmIdentity.tsx';
 import { fieldError } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
 import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
-import { TeamActionProblem } from './ConfirmIdentity.tsx';
 import { ROLES, roleLabel, type TeamRole, teamApi } from './team-api.ts';
 
 type Team = Awaited<ReturnType<typeof teamApi.list>>;
@@ -62,10 +62,10 @@ const Members = ({
         Members
       </h2>
       {setRole.error ? (
-        <TeamActionProblem error={setRole.error} onConfirmed={confirmedThen(setRole.clearError)} />
+        <SensitiveActionProblem error={setRole.error} onConfirmed={confirmedThen(setRole.clearError)} />
       ) : null}
       {remove.error ? (
-        <TeamActionProblem error={remove.error} onConfirmed={confirmedThen(remove.clearError)} />
+        <SensitiveActionProblem error={remove.error} onConfirmed={confirmedThen(remove.clearError)} />
       ) : null}
       <p role="status">{confirmed}</p>
       <ul className="team-list" aria-label="Members">
@@ -119,7 +119,7 @@ const Members = ({
         <>
           <h3>Invitations waiting</h3>
           {withdraw.error ? (
-            <TeamActionProblem error={withdraw.error} onConfirmed={confirmedThen(withdraw.clearError)} />
+            <SensitiveActionProblem error={withdraw.error} onConfirmed={confirmedThen(withdraw.clearError)} />
           ) : null}
           <ul aria-label="Invitations waiting">
             {team.invitations.map((invitation) => (
@@ -201,7 +201,7 @@ const InviteForm = ({ onInvited }: { onInvited: () => void }) => {
       </form>
       {/* Outside the form: "Confirm it's you" is a form of its own. */}
       {error ? (
-        <TeamActionProblem
+        <SensitiveActionProblem
           error={error}
           onConfirmed={() => {
             clearError();

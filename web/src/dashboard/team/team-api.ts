@@ -11,8 +11,6 @@ export const teamApi = {
   setRole: (input: Inputs['team']['setRole']) => dashboardTrpc.dashboard.team.setRole.mutate(input),
   remove: (userId: string) => dashboardTrpc.dashboard.team.remove.mutate({ userId }),
   withdrawInvitation: (email: string) => dashboardTrpc.dashboard.team.withdrawInvitation.mutate({ email }),
-  confirmIdentity: (input: Inputs['account']['confirmIdentity']) =>
-    dashboardTrpc.dashboard.account.confirmIdentity.mutate(input),
   invitation: (token: string, signal: AbortSignal) =>
     dashboardTrpc.dashboard.account.invitation.query({ token }, { signal }),
   acceptInvitation: (input: Inputs['account']['acceptInvitation']) =>

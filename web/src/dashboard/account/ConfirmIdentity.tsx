@@ -3,14 +3,15 @@ import type { DashboardError } from '../api/dashboard-error.ts';
 import { FormProblem, fieldError } from '../components/FormProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
-import { teamApi } from './team-api.ts';
+import { accountApi } from './account-api.ts';
 
 /**
- * A team action's failure, or, when the server asks for it (REAUTHENTICATION_REQUIRED: the
- * session signed in over 15 minutes ago), "Confirm it's you": the password or a two-step code,
- * after which the action can be done again (issue 31 item 6).
+ * A sensitive action's failure (team changes, a new API key), or, when the server asks for it
+ * (REAUTHENTICATION_REQUIRED: the session signed in over 15 minutes ago), "Confirm it's you":
+ * the password or a two-step code, after which the action can be done again (issue 31 item 6).
+ * A form of its own: render it outside the action's form.
  */
-export const TeamActionProblem = ({
+export const SensitiveActionProblem = ({
   error,
   onConfirmed,
 }: {
@@ -26,7 +27,7 @@ export const TeamActionProblem = ({
 const ConfirmIdentity = ({ message, onConfirmed }: { message: string; onConfirmed: () => void }) => {
   const [secret, setSecret] = useState('');
   const [withCode, setWithCode] = useState(false);
-  const { run, pending, error } = useDashboardAction(teamApi.confirmIdentity);
+  const { run, pending, error } = useDashboardAction(accountApi.confirmIdentity);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const done = await run(withCode ? { code: secret } : { password: secret });
