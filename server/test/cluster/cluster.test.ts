@@ -85,6 +85,23 @@ function summary(answers: Answer[]): string {
   return [...counts].map(([label, n]) => `${label}: ${n}`).join(', ');
 }
 
+/** The status once the cluster is whole again: a leader, a synchronous standby and a replica. */
+async function whole(): Promise<ClusterStatus> {
+  let now = await status(dir);
+  for (let waited = 0; waited < 60_000; waited += 500) {
+    if (
+      now.nodes
+        .map((n) => n.role)
+        .sort()
+        .join() === 'leader,replica,sync_standby'
+    )
+      return now;
+    await sleep(500);
+    now = await status(dir);
+  }
+  throw new Error(`the cluster is not whole: ${JSON.stringify(now.nodes)}`);
+}
+
 /** What every cluster test asserts of a load: nothing lost, nothing doubled, only 201/200/503. */
 async function expectNothingLostOrDoubled(result: LoadResult) {
   const doubled = [...result.createdByKey].filter(([, ids]) => ids.size > 1);
@@ -221,7 +238,7 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
   }, 120_000);
 
   it('loses nothing answered 201 when the leader’s Postgres and Patroni are killed with -9 under load', async () => {
-    const before = await status(dir);
+    const before = await whole();
     const leader = before.nodes.find((n) => n.role === 'leader');
     if (!leader?.postgresPid || !leader.patroniPid)
       throw new Error(`no leader: ${JSON.stringify(before.nodes)}`);
@@ -240,17 +257,22 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
     // Until creates have gone on for a while after the first success past the kill.
     for (
       let waited = 0;
-      windowAfter(load.answers, killedAt) === Number.POSITIVE_INFINITY && waited < 60_000;
+      windowAfter(load.answers, killedAt + 1_000) === Number.POSITIVE_INFINITY && waited < 60_000;
       waited += 250
     ) {
       await sleep(250);
     }
     await sleep(4_000);
     const result = await load.stop();
-    const window = windowAfter(result.answers, killedAt);
+    // A commit racing the kill can still be answered (its backend outlives the postmaster a moment
+    // and the synchronous standby has it): the window is the longest time with no create answered.
+    const window = Math.max(
+      windowAfter(result.answers, killedAt + 1_000) + 1_000,
+      longestGap(result.answers),
+    );
     const { answered, slowest } = await expectNothingLostOrDoubled(result);
     say(
-      `failover: ${(window / 1000).toFixed(1)} s from the kill to the next create answered 201; ` +
+      `failover: ${(window / 1000).toFixed(1)} s without a create answered 201 (kill -> next 201); ` +
         `${answered.length} payments, slowest answer ${(slowest / 1000).toFixed(1)} s; ${summary(result.answers)}`,
     );
     expect(window).toBeLessThan(15_000);
@@ -313,7 +335,7 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
     expect(moved.nodes.find((n) => n.role === 'leader')?.name).toBe(moved.switchover.to);
   }, 120_000);
   it('goes on writing when the synchronous standby dies: the role moves to the other standby', async () => {
-    const before = await status(dir);
+    const before = await whole();
     const standby = before.nodes.find((n) => n.role === 'sync_standby');
     if (!standby?.postgresPid || !standby.patroniPid)
       throw new Error(`no sync standby: ${JSON.stringify(before.nodes)}`);
@@ -342,6 +364,7 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
   }, 90_000);
 
   it('goes on writing while etcd is down (failsafe mode) and is whole again when it is back', async () => {
+    await whole();
     const etcd = await etcdPid(dir);
     if (!etcd) throw new Error('etcd is not running');
     const load = startLoad({ base: cluster.url, apiKey: cluster.apiKey, createLoops: 2, pauseMs: 100 });
@@ -352,12 +375,7 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
     await sleep(20_000);
     const during = load.answers.filter((a) => a.status === 201 && a.answeredAt > stoppedAt + 12_000);
     await startNode(dir, 'etcd');
-    let whole: string[] = [];
-    for (let waited = 0; waited < 30_000; waited += 500) {
-      whole = (await status(dir)).nodes.map((n) => n.role).sort();
-      if (whole.join() === 'leader,replica,sync_standby') break;
-      await sleep(500);
-    }
+    const again = (await whole()).nodes.map((n) => n.role).sort();
     const result = await load.stop();
     await expectNothingLostOrDoubled(result);
     const gap = longestGap(result.answers);
@@ -366,6 +384,6 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
     );
     expect(during.length).toBeGreaterThan(10);
     expect(gap).toBeLessThan(5_000);
-    expect(whole).toEqual(['leader', 'replica', 'sync_standby']);
+    expect(again).toEqual(['leader', 'replica', 'sync_standby']);
   }, 90_000);
 });

@@ -22,7 +22,7 @@ export const APP_ROLE = 'pis';
  * loop_wait + 2 x retry_timeout <= ttl (a leader that cannot reach etcd for retry_timeout demotes
  * itself before its key can expire under it).
  */
-export const TIMINGS = { ttl: 10, loop_wait: 2, retry_timeout: 4 } as const;
+export const TIMINGS = { ttl: 10, loop_wait: 1, retry_timeout: 4 } as const;
 
 export interface NodeSpec {
   name: string;
@@ -70,7 +70,11 @@ bootstrap:
     failsafe_mode: true
     postgresql:
       use_pg_rewind: true
-      use_slots: true
+      # No replication slots: after a switchover or failover a standby streams from the new
+      # leader as soon as it follows it, without waiting for the new leader to create its slot
+      # (commits wait for a synchronous standby meanwhile). WAL a standby missed comes from
+      # wal_keep_size, else from pgBackRest's archive (restore_command below).
+      use_slots: false
       parameters:
         wal_level: replica
         hot_standby: "on"
@@ -103,6 +107,8 @@ postgresql:
     rewind:
       username: postgres
       password: ${quote(secrets.superuser)}
+  recovery_conf:
+    restore_command: ${quote(`pgbackrest --config=${pgbackrestConfig(dir)} --stanza=${STANZA} archive-get %f "%p"`)}
   parameters:
     unix_socket_directories: ${quote(socketDir(dir))}
     password_encryption: scram-sha-256
