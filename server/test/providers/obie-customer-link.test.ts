@@ -309,8 +309,8 @@ describe('what the bank is asked is bounded per payment (issue 31 item 7)', () =
     expect((await tokens()) - tokensBefore).toBeLessThanOrEqual(1);
     expect((await obieCalls()) - callsBefore).toBe(5);
 
-    // A merchant polling in a tight loop: the bank hears at most 30 reads in 10 s of this payment;
-    // the rest answer what we know, and are counted.
+    // A merchant polling in a tight loop: the bank hears at most 30 reads of this payment in each
+    // 10 s window (fixed windows: this burst may straddle two); the rest answer what we know.
     const capped = async () =>
       (await providerReadsCapped.get()).values.find((value) => value.labels.provider === 'obie')?.value ?? 0;
     const cappedBefore = await capped();
