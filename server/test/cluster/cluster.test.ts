@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -180,6 +181,15 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
     expect(second.code).toBe(1);
     expect(second.stderr.trim()).toMatch(/^error: .* is in use/);
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    // A port taken (here the front door's): one line naming it, and nothing made.
+    const port = new URL(cluster.url).port;
+    const elsewhere = `${dir}-port`;
+    const taken = await run('npm', ['run', '-s', 'cluster', '--', 'up', elsewhere, '--port', port], {
+      cwd: REPO,
+    }).catch((e) => e);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr.trim()).toBe(`error: port ${port} is taken`);
+    expect(existsSync(elsewhere)).toBe(false);
   }, 60_000);
 
   it('restores to an instant exactly the payments acknowledged before it', async () => {

@@ -227,8 +227,13 @@ const superuserUrl = (state: ClusterState, port = state.ports.database, database
 export const appUrl = (secrets: Secrets, port: number) =>
   `postgres://${APP_ROLE}:${encodeURIComponent(secrets.app)}@127.0.0.1:${port}/${APP_DATABASE}`;
 
-async function query<Row>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+async function query<Row>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+  timeoutMs = 3_000,
+): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   await client.connect();
   try {
     return (await client.query(text, values)).rows as Row[];
@@ -659,9 +664,13 @@ export async function switchover(
   if (!response.ok)
     throw new ClusterError(`Patroni refused the switchover: ${response.status} ${said.trim()}`);
   await waitFor('the new leader behind HAProxy', 60_000, async () => {
+    // A short connect timeout: HAProxy holds a connection while no node leads, which would
+    // otherwise make this wait (and the measure) up to seconds longer than the switchover.
     const [row] = await query<{ port: number; recovery: boolean }>(
       superuserUrl(state),
       'select inet_server_port() as port, pg_is_in_recovery() as recovery',
+      [],
+      400,
     );
     return row?.port === candidateNode.port && row.recovery === false;
   });
