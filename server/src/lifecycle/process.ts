@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { startDatabaseClock } from '../db/database-clock.ts';
 import { type Notifications, startNotifications } from '../db/notifications.ts';
+import { startTableStatistics } from '../db/table-statistics.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { attachMetricSources } from '../observability/metrics.ts';
 import { startProcessMetrics } from '../observability/process-metrics.ts';
@@ -45,6 +46,8 @@ export async function startBackgroundParts(
   if (options.runWorker) {
     const retention = startRequestLogRetention(database.orm, logger);
     shutdown.add('request log retention', async () => retention.stop());
+    const statistics = startTableStatistics(database.orm, logger);
+    shutdown.add('table statistics', async () => statistics.stop());
   }
   let clock = options.clock;
   if (!clock) {

@@ -32,6 +32,7 @@ import { Migration20261128090000_idempotency_per_mode } from './Migration2026112
 import { Migration20261128091000_request_log_day } from './Migration20261128091000_request_log_day.ts';
 import { Migration20261128092000_team_changes_ask_again } from './Migration20261128092000_team_changes_ask_again.ts';
 import { Migration20261128093000_obie_notifications_seen } from './Migration20261128093000_obie_notifications_seen.ts';
+import { Migration20261128094000_hot_table_analyze } from './Migration20261128094000_hot_table_analyze.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -107,4 +108,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261128093000_obie_notifications_seen',
     class: Migration20261128093000_obie_notifications_seen,
   },
+  { name: 'Migration20261128094000_hot_table_analyze', class: Migration20261128094000_hot_table_analyze },
 ];
