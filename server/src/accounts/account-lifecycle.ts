@@ -181,8 +181,7 @@ export async function changePassword(
   assertStrongPassword(input.newPassword, [user.email, session.organization.name], 'newPassword');
   await setPassword(deps, user.id, input.newPassword);
   const otherSessionsEnded = await endSessionsOf(deps.em, user.id, session.id);
-  const notice = { userId: user.id, organizationId: user.organization, to: user.email };
-  if (await mayNotify(deps.em, notice)) {
+  if (await mayNotify(deps.em, { to: user.email, verified: user.emailVerifiedAt != null })) {
     await deps.mail.queue(
       'password-changed',
       passwordChangedMail({ to: user.email, organizationName: session.organization.name }),
@@ -229,8 +228,7 @@ export async function changeEmail(
   }
   // A reset link mailed to the old address must not take the account back (issue 31 item 7).
   await spendOpenAccountTokens(deps.em.fork(), user.id, 'password-reset', deps.clock.now());
-  const notice = { userId: user.id, organizationId: user.organization, to: oldEmail };
-  if (await mayNotify(deps.em, notice)) {
+  if (await mayNotify(deps.em, { to: oldEmail, verified: user.emailVerifiedAt != null })) {
     await deps.mail.queue(
       'email-changed',
       emailChangedMail({ to: oldEmail, organizationName: session.organization.name, newEmail }),

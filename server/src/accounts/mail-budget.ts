@@ -67,15 +67,27 @@ export async function requireAccountMail(
   );
 }
 
+/** Notices to one unverified address an hour (their own budget: see mayNotify). */
+export const NOTICES_TO_UNVERIFIED_PER_HOUR = 5;
+
 /**
- * Whether a notice about the account (password, email or two-step changed) goes to its address:
- * within the same budgets as verification mail, so a stranger who signed up with someone's
- * address and changes the password in a loop mails them at most a few times an hour. The change
- * itself is made either way.
+ * Whether a notice about the account (password, email or two-step changed) goes to its address.
+ * To an address the account proved it holds, always: the notice is the owner's alarm, and it
+ * must not share a budget something else can spend first (a stolen session resending
+ * verification mail until the budget is gone, then setting up its own second factor in silence:
+ * the second review of issue 31). To an unverified one (a stranger may have signed up with
+ * someone's address, then changed the password in a loop) at most a few an hour, on a budget of
+ * its own. The change itself is made either way.
  */
 export async function mayNotify(
   em: EntityManager,
-  account: { userId: string; organizationId: string; to: string },
+  account: { to: string; verified: boolean },
 ): Promise<boolean> {
-  return (await spendAccountMail(em, account)).allowed;
+  if (account.verified) return true;
+  const spent = await consumeRateLimit(em.fork(), {
+    key: `account-notice:to:${emailKey(account.to)}`,
+    limit: NOTICES_TO_UNVERIFIED_PER_HOUR,
+    windowSeconds: HOUR,
+  });
+  return spent.allowed;
 }

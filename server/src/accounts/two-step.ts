@@ -116,8 +116,7 @@ async function tellTheAddress(
   change: Parameters<typeof twoStepChangedMail>[0]['change'],
 ): Promise<void> {
   try {
-    const notice = { userId: session.userId, organizationId: session.organization.id, to: session.email };
-    if (!(await mayNotify(deps.em, notice))) return;
+    if (!(await mayNotify(deps.em, { to: session.email, verified: session.emailVerified }))) return;
     await deps.mail.queue(
       'two-step-changed',
       twoStepChangedMail({ to: session.email, organizationName: session.organization.name, change }),

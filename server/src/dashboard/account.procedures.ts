@@ -32,6 +32,7 @@ import {
   TwoStepTurnedOff,
   VerificationSent,
   VerifyEmailInput,
+  validationFailed,
 } from '@pis/shared';
 import { z } from 'zod';
 import { accountDeps } from '../accounts/account-deps.ts';
@@ -66,6 +67,7 @@ import {
   sessionQuery,
   signOutMutation,
   teamChange,
+  withRecentSignIn,
 } from './dashboard-procedures.ts';
 
 /** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
@@ -158,7 +160,8 @@ export const accountRouter = router({
     .output(TwoStepStatus)
     .query(({ ctx }) => twoStepStatus(ctx.em, ctx.session.userId)),
 
-  beginTwoStep: accountMutation
+  // A lasting second factor: not from a session signed in long ago (a stolen one could set up its own).
+  beginTwoStep: withRecentSignIn(accountMutation)
     .input(z.void())
     .output(TwoStepSetup)
     .mutation(({ ctx }) => beginTwoStep(ctx.em, ctx.session.userId)),
@@ -226,6 +229,10 @@ export const accountRouter = router({
     .input(z.void())
     .output(VerificationSent)
     .mutation(async ({ ctx: { session, ...ctx } }) => {
+      // Nothing to confirm: no mail, and no budget spent (it would starve the account's other mail).
+      if (session.emailVerified) {
+        throw validationFailed([{ field: 'email', message: 'is already confirmed' }]);
+      }
       await sendVerification(
         accountDeps(ctx),
         { id: session.userId, email: session.email, organizationId: session.organization.id },

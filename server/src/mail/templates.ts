@@ -152,7 +152,7 @@ export const invitationMail = (input: {
     to: input.to,
     subject: 'You are invited to a payments dashboard',
     paragraphs: [
-      `A member of the organization named ${quotedName(input.organizationName)} (signed in as ${input.invitedBy}) invited you to join its payments dashboard, as ${input.role}.`,
+      `A member of the organization named ${quotedName(input.organizationName)} (signed in as ${quotedName(input.invitedBy)}) invited you to join its payments dashboard, as ${input.role}.`,
       'The link works once, for 7 days. You choose your password when you accept.',
     ],
     action: { label: 'Accept the invitation', url: input.url },

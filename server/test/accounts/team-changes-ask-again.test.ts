@@ -127,10 +127,11 @@ describe('team changes ask again after 15 minutes', () => {
 describe('what the review of these fixes found (a stolen session signed in long ago)', () => {
   test('two-step set up on this session cannot confirm it; the password still can', async () => {
     const { owner, session } = await verifiedOwner();
-    clock.advance(RECENT_SIGN_IN_MS + 60_000);
+    // Set up on this session (recently signed in), after its sign-in: it cannot vouch for it later.
+    clock.advance(60_000);
     const setup = data<{ setupKey: string }>(await owner.mutation('account.beginTwoStep'));
     data(await owner.mutation('account.confirmTwoStep', { code: await appCode(clock, setup.setupKey) }));
-    clock.advance(30_000);
+    clock.advance(RECENT_SIGN_IN_MS);
     const refused = failure(
       await owner.mutation('account.confirmIdentity', { code: await appCode(clock, setup.setupKey) }),
       400,
@@ -180,7 +181,7 @@ describe('what the review of these fixes found (a stolen session signed in long 
     );
   });
 
-  test('notices are budgeted like verification mail: a password changed in a loop mails 5 an hour', async () => {
+  test('notices to an unverified address have a budget of their own: a password changed in a loop mails 5 an hour', async () => {
     const b = browser();
     const session = await b.signUp();
     let password = session.password;
@@ -189,8 +190,36 @@ describe('what the review of these fixes found (a stolen session signed in long 
       data(await b.mutation('account.changePassword', { currentPassword: password, newPassword: next }));
       password = next;
     }
-    // The sign-up's verification mail and four notices: the address's five an hour.
-    expect(sent.filter((mail) => mail.message.to === session.user.email)).toHaveLength(5);
+    // The sign-up's verification mail, and five of the seven notices.
+    expect(
+      sent.filter((mail) => mail.message.to === session.user.email && mail.purpose === 'password-changed'),
+    ).toHaveLength(5);
+    expect(sent.filter((mail) => mail.message.to === session.user.email)).toHaveLength(6);
+  });
+});
+
+describe('the second review: the owner’s alarms cannot be starved', () => {
+  test('a verified member: "Resend" spends nothing, and two-step turned on is always told', async () => {
+    const { owner, session } = await verifiedOwner();
+    for (let resend = 0; resend < 6; resend++) {
+      expect(failure(await owner.mutation('account.resendVerification'), 400).details?.[0]).toEqual({
+        field: 'email',
+        message: 'is already confirmed',
+      });
+    }
+    const setup = data<{ setupKey: string }>(await owner.mutation('account.beginTwoStep'));
+    data(await owner.mutation('account.confirmTwoStep', { code: await appCode(clock, setup.setupKey) }));
+    expect(
+      sent.filter((mail) => mail.message.to === session.user.email && mail.purpose === 'two-step-changed'),
+    ).toHaveLength(1);
+  });
+
+  test('a new second factor from a session signed in long ago asks again', async () => {
+    const { owner } = await verifiedOwner();
+    clock.advance(RECENT_SIGN_IN_MS + 60_000);
+    expect(failure(await owner.mutation('account.beginTwoStep'), 403).message).toMatch(
+      /^Confirm it is you first/,
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { qrCodeDataUrl } from '../payments/qr-code.ts';
 import { useSession } from '../session/session-context.tsx';
 import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { accountApi } from './account-api.ts';
+import { SensitiveActionProblem } from './ConfirmIdentity.tsx';
 
 type Status = Awaited<ReturnType<typeof accountApi.twoStep>>;
 type Setup = Awaited<ReturnType<typeof accountApi.beginTwoStep>>;
@@ -90,7 +91,10 @@ const SetUp = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) => {
   if (!setup) {
     return (
       <div>
-        {begin.error ? <FormProblem error={begin.error} /> : null}
+        {begin.error ? (
+          // A new second factor on a session signed in long ago asks "Confirm it's you" first.
+          <SensitiveActionProblem error={begin.error} onConfirmed={begin.clearError} />
+        ) : null}
         <button
           type="button"
           className="button button--primary"
