@@ -1,10 +1,15 @@
 import { AppError } from '@pis/shared';
 import { type RolePermission, requireRole } from '../accounts/roles.ts';
-import { authenticateSession, csrfTokenMatches, requireRecentSignIn } from '../accounts/sessions.ts';
+import {
+  type ActiveSession,
+  authenticateSession,
+  csrfTokenMatches,
+  requireRecentSignIn,
+} from '../accounts/sessions.ts';
 import { budgetOf } from '../rate-limits/organization-budgets.ts';
 import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
 import { answerRateLimit, enforceRateLimit, rateLimitKey } from '../rate-limits/rate-limits.ts';
-import { publicProcedure, storableInput } from '../trpc/trpc.ts';
+import { type Context, publicProcedure, storableInput } from '../trpc/trpc.ts';
 
 /**
  * Procedure builders of the merchant dashboard (/trpc `dashboard.*`; never /api: no openapi meta).
@@ -25,6 +30,22 @@ export const twoStepMissing = () =>
     'Your organization requires two-step verification: set it up in Settings, under "Two-step verification"',
   );
 
+/**
+ * What every signed-in dashboard call passes once its session is proven (the procedures below and
+ * the CSV export's plain route): the organization's two-step requirement (until this user has set
+ * it up, only their own account's calls answer: Settings, sign out), and the organization's
+ * budget (across its sessions and members: a session could otherwise batch reads and waits
+ * without end, and sessions are free to make).
+ */
+export async function admitDashboardCall(
+  ctx: Pick<Context, 'em' | 'config' | 'setHeader'>,
+  session: ActiveSession,
+  { ownAccount = false }: { ownAccount?: boolean } = {},
+): Promise<void> {
+  if (session.twoStepMissing && !ownAccount) throw twoStepMissing();
+  await enforceRateLimit(ctx.em, ctx.config.rateLimits, ctx.setHeader, 'dashboard', session.organization.id);
+}
+
 /** Sign-up and sign-in. */
 export const anonymousMutation = publicProcedure
   .use(async ({ ctx, next }) => {
@@ -43,19 +64,7 @@ const signedInTo = (organizations: 'active' | 'any') =>
     const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock, {
       anyOrganization: organizations === 'any',
     });
-    // The organization requires two-step verification: until this user has set it up, only
-    // their own account's calls (Settings: set it up, sign out) answer.
-    if (session.twoStepMissing && !path.startsWith('dashboard.account.')) throw twoStepMissing();
-    // Signed-in calls have a budget per organization too (across its sessions and members): a
-    // session could otherwise batch reads (and waits) without end, and sessions are free to make.
-    // Counted after the session is proven, as API keys are.
-    await enforceRateLimit(
-      ctx.em,
-      ctx.config.rateLimits,
-      ctx.setHeader,
-      'dashboard',
-      session.organization.id,
-    );
+    await admitDashboardCall(ctx, session, { ownAccount: path.startsWith('dashboard.account.') });
     return next({
       ctx: {
         session,

@@ -3,9 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateSession } from '../accounts/sessions.ts';
 import { exportPayments } from '../payments/export-payments.ts';
 import { paymentsDeps } from '../payments/payments-deps.ts';
-import { enforceRateLimit } from '../rate-limits/rate-limits.ts';
 import type { Context } from '../trpc/trpc.ts';
-import { twoStepMissing } from './dashboard-procedures.ts';
+import { admitDashboardCall } from './dashboard-procedures.ts';
 
 /** Where the dashboard's "Export CSV" link points (under /api so `npm run dev` forwards it). */
 export const DASHBOARD_EXPORT_PATH = '/api/dashboard/payments/export';
@@ -27,22 +26,14 @@ export function dashboardExportRoute(
   app.get(DASHBOARD_EXPORT_PATH, async (request, reply) => {
     const ctx = createContext({ req: request, res: reply });
     const session = await authenticateSession(ctx.em, ctx.dashboard, ctx.clock);
-    // As every dashboard call (dashboard-procedures.ts, issue 31 item 7): the organization's
-    // two-step rule, its budget (not the session's: sessions are free to make), and the
-    // session's test/live switch.
-    if (session.twoStepMissing) throw twoStepMissing();
-    await enforceRateLimit(
-      ctx.em,
-      ctx.config.rateLimits,
-      ctx.setHeader,
-      'dashboard',
-      session.organization.id,
-    );
+    // As every dashboard call (issue 31 item 7): two-step rule, the organization's budget.
+    await admitDashboardCall(ctx, session);
     const parsed = ExportPaymentsQuery.safeParse(request.query);
     if (!parsed.success) throw validationFailed(detailsFromZodError(parsed.error));
     const caller = {
       organizationId: session.organization.id,
       approvedProviders: session.organization.approvedProviders,
+      // The session's test/live switch.
       mode: session.mode,
     };
     const csv = await exportPayments(paymentsDeps(ctx), caller, parsed.data);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { ACCOUNT_MAIL_LIMITS, spendAccountMail } from '../../src/accounts/mail-budget.ts';
-import type { MailMessage, MailOutbox, MailPurpose } from '../../src/mail/mail-message.ts';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { createTestApp } from '../helpers/test-app.ts';
+import { recordingOutbox, verifiedOwner as verifiedOwnerOf } from './account-mail.ts';
 
 /**
  * Issue 31 item 5: a free sign-up sprayed mail from our domain, a phishing address in its
@@ -11,28 +11,14 @@ import { createTestApp } from '../helpers/test-app.ts';
  * chose). Now both are budgeted per recipient address, per member and per organization, and the
  * organization's name stands quoted, defanged, inside the service's own sentence.
  */
-const sent: { purpose: MailPurpose; message: MailMessage }[] = [];
-const outbox: MailOutbox = {
-  queue: async (purpose, message) => {
-    sent.push({ purpose, message });
-  },
-};
+const { outbox, mailsTo } = recordingOutbox();
 const { app, orm } = await createTestApp({ mail: outbox });
 let addresses = 0;
 const browser = () => new DashboardBrowser(app, `198.18.9.${++addresses}`);
-const mailsTo = (to: string, purpose: MailPurpose) =>
-  sent.filter((mail) => mail.message.to === to && mail.purpose === purpose);
 const PHISHING = 'URGENT: your bank account is locked, verify at https://phish.example/login';
 
-async function verifiedOwner(businessName?: string) {
-  const owner = browser();
-  const session = await owner.signUp(businessName ? { businessName } : {});
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute('update dashboard_user set email_verified_at = now() where id = ?', [session.user.id]);
-  return { owner, session };
-}
+const verifiedOwner = (businessName?: string) =>
+  verifiedOwnerOf(browser(), orm, businessName ? { businessName } : {});
 
 describe('account mail cannot be sprayed', () => {
   test(`"Resend verification": at most ${ACCOUNT_MAIL_LIMITS.toAddressPerHour} mails an hour to one address, then 429 with Retry-After`, async () => {

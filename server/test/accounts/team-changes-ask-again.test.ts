@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { RECENT_SIGN_IN_MS } from '../../src/accounts/sessions.ts';
-import type { MailMessage, MailOutbox, MailPurpose } from '../../src/mail/mail-message.ts';
+import type { MailPurpose } from '../../src/mail/mail-message.ts';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { createTestApp } from '../helpers/test-app.ts';
+import { recordingOutbox, verifiedOwner as verifiedOwnerOf } from './account-mail.ts';
 import { appCode, signUpWithTwoStep } from './two-step-steps.ts';
 
 /**
@@ -12,12 +13,7 @@ import { appCode, signUpWithTwoStep } from './two-step-steps.ts';
  * password change withdraw the invitations the ended sessions made and kill reset links (so do a
  * new email); password, email, sign-out-everywhere and test/live switches are audited.
  */
-const sent: { purpose: MailPurpose; message: MailMessage }[] = [];
-const outbox: MailOutbox = {
-  queue: async (purpose, message) => {
-    sent.push({ purpose, message });
-  },
-};
+const { sent, outbox } = recordingOutbox();
 const { app, orm, clock } = await createTestApp({ mail: outbox });
 let addresses = 0;
 const browser = () => new DashboardBrowser(app, `198.18.7.${++addresses}`);
@@ -31,15 +27,7 @@ const tokenOf = (to: string, purpose: MailPurpose) => {
 };
 const newAddress = (what: string) => `${what}-${randomUUID()}@team.example`;
 
-async function verifiedOwner() {
-  const owner = browser();
-  const session = await owner.signUp();
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute('update dashboard_user set email_verified_at = now() where id = ?', [session.user.id]);
-  return { owner, session };
-}
+const verifiedOwner = () => verifiedOwnerOf(browser(), orm);
 /** A second browser signed in as the same member (another session). */
 async function secondSession(email: string, password: string) {
   const other = browser();

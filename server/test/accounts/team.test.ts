@@ -1,16 +1,11 @@
 import type { DashboardSession } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
-import type { MailMessage, MailOutbox, MailPurpose } from '../../src/mail/mail-message.ts';
 import { DashboardBrowser, data, failure } from '../dashboard/dashboard-browser.ts';
 import { createTestApp } from '../helpers/test-app.ts';
+import { recordingOutbox, verifiedOwner as verifiedOwnerOf } from './account-mail.ts';
 
 /** Issue 24, item 5: invitations, roles enforced in the procedures, the last owner, removal. */
-const sent: { purpose: MailPurpose; message: MailMessage }[] = [];
-const outbox: MailOutbox = {
-  queue: async (purpose, message) => {
-    sent.push({ purpose, message });
-  },
-};
+const { sent, outbox } = recordingOutbox();
 const { app, orm } = await createTestApp({ mail: outbox });
 
 let addresses = 0;
@@ -25,15 +20,7 @@ async function invitationTo(email: string) {
 }
 
 /** An owner whose address is verified (invitations wait for it). */
-async function verifiedOwner() {
-  const owner = browser();
-  const session = await owner.signUp();
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute('update dashboard_user set email_verified_at = now() where id = ?', [session.user.id]);
-  return { owner, session };
-}
+const verifiedOwner = () => verifiedOwnerOf(browser(), orm);
 
 async function join(owner: DashboardBrowser, role: string) {
   const email = `${role}-${Date.now()}-${++addresses}@team.example`;
