@@ -408,7 +408,10 @@ describe('the audit log', () => {
     for (const address of ['198.51.100.203', '198.51.100.204']) {
       const another = new DashboardBrowser(app, address);
       for (let attempt = 0; attempt < 5; attempt++) {
-        await another.mutation('account.signIn', { email: m.session.user.email, password: 'wrong password!!' });
+        await another.mutation('account.signIn', {
+          email: m.session.user.email,
+          password: 'wrong password!!',
+        });
       }
     }
     expect(await auditRows()).toBe(before + 10);

@@ -78,14 +78,15 @@ describe('the GET keeps its index plan however the tables grew since it was prep
       )
     )[0]?.name;
     expect(statement).toBeDefined();
-    const plan = (
+    const plan =
       // EXPLAIN EXECUTE takes no bound values: both are ours (a hex hash, a payment id).
-      await sql<{ 'QUERY PLAN': string }>(
-        `explain execute ${statement}('${hashApiKey(merchant.apiKey)}', '${payment.paymentId}')`,
+      (
+        await sql<{ 'QUERY PLAN': string }>(
+          `explain execute ${statement}('${hashApiKey(merchant.apiKey)}', '${payment.paymentId}')`,
+        )
       )
-    )
-      .map((row) => row['QUERY PLAN'])
-      .join('\n');
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
     expect(plan).toMatch(/Index Scan using payment_pkey on payment/);
     expect(plan).not.toMatch(/Seq Scan/);
   });
