@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.ts';
 import {
   backup,
   type ClusterStatus,
@@ -19,6 +20,8 @@ import {
   up,
 } from '../../src/cli/cluster/cluster.ts';
 import { markedProcesses } from '../../src/cli/cluster/processes.ts';
+import { systemClock } from '../../src/clock.ts';
+import { openOrm } from '../../src/db/orm.ts';
 import { type Answer, CREATE_BODY, type LoadResult, longestGap, startLoad, windowAfter } from './load.ts';
 
 /**
@@ -164,6 +167,43 @@ async function expectWaitingReadsWake() {
   for (const read of await Promise.all(reads)) {
     expect(read.status).not.toBe('AUTHORIZING');
     expect((read.started + read.seconds * 1000 - approvedAt) / 1000).toBeLessThan(3);
+  }
+}
+
+/**
+ * A key used through each instance (so each caches it), then revoked: each instance refuses it
+ * within 2 s (its cache is dropped by the `api_key_changed` channel it listens to again, or not
+ * trusted while it does not): never a stale answer after the failover.
+ */
+async function expectRevocationHeard() {
+  const orm = await openOrm(cluster.databaseUrl, { poolMax: 1 });
+  try {
+    const { apiKey, apiKeyId } = await createApiKey(
+      orm.em.fork(),
+      { organizationId: cluster.organizationId, permissions: { read: true, write: true } },
+      systemClock,
+    );
+    // A create: with RATE_LIMITS=off it runs no statement for its key, so it trusts the cache.
+    const read = (port: number) =>
+      fetch(`http://127.0.0.1:${port}/api/payments`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(CREATE_BODY),
+      }).then(async (response) => {
+        await response.arrayBuffer();
+        return response.status;
+      });
+    for (const instance of cluster.instances) expect(await read(instance.port)).toBe(201);
+    await revokeApiKey(orm.em.fork(), { apiKeyId }, systemClock);
+    const revokedAt = performance.now();
+    for (const instance of cluster.instances) {
+      while ((await read(instance.port)) !== 401) {
+        expect(performance.now() - revokedAt).toBeLessThan(2_000);
+        await sleep(50);
+      }
+    }
+  } finally {
+    await orm.close();
   }
 }
 
@@ -321,6 +361,7 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
 
     // Every instance listens again: a waiting read on each wakes up at the approval, not at its timeout.
     await expectWaitingReadsWake();
+    await expectRevocationHeard();
 
     // The old leader started again rejoins as a standby (pg_rewind) and takes no write.
     const rejoined = await startNode(dir, leader.name);
