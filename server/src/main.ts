@@ -44,7 +44,7 @@ await runProcess('server', async ({ config: loaded, logger, shutdown }) => {
       seconds: process.uptime().toFixed(1),
       listening: `${config.host}:${config.port}`,
       mailInbox: inbox
-        ? `${inbox.webUrl}   (MailDev: every mail the service sends, as no SMTP_URL is set)`
+        ? `${inbox.webUrl}   (MailDev: all mail sent; no SMTP_URL)`
         : config.mail.smtpUrl
           ? 'none here: mail goes out through SMTP_URL'
           : 'none: MailDev did not start (see the warning above)',

@@ -39,6 +39,22 @@ describe("npm start's closing box", () => {
     }
   });
 
+  test('fits an 80-column terminal as `npm start` prints it on this machine (issue 34 item 13)', () => {
+    const banner = startBanner({
+      ...base,
+      listening: '0.0.0.0:3000',
+      seconds: '12.3',
+      mailInbox: 'http://127.0.0.1:1080/   (MailDev: all mail sent; no SMTP_URL)',
+      demo: {
+        organizationId: 'org_0123456789abcdef0123456789abcdef',
+        apiKeyId: 'key_0123456789abcdef',
+        apiKey: `pis_test_${'A'.repeat(48)}`,
+        user: { email: 'demo@merchant.example', password: 'x'.repeat(24) },
+      },
+    });
+    for (const line of banner.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
   test('a later start names the demo user but has no secret to show', () => {
     const banner = startBanner({ ...base, demo: undefined, mailInbox: 'http://127.0.0.1:1080' });
     expect(banner).toContain('demo@merchant.example (its password was printed at the first start)');

@@ -27,7 +27,7 @@ export function startBanner(input: StartBannerInput): string {
     `  open        ${url}/   (the dashboard, or its sign-in)`,
     `  dashboard   ${url}/dashboard`,
     `  API docs    ${url}/docs`,
-    `  REST API    ${url}/api   (OpenAPI: ${url}/api/openapi.json)`,
+    `  REST API    ${url}/api   (OpenAPI: /api/openapi.json)`,
     `  mail inbox  ${input.mailInbox}`,
     '',
   ];
