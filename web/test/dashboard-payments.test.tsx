@@ -164,7 +164,7 @@ describe('payment page', () => {
       'Failed (FAILED)',
       'Order 42',
       'E2E-42',
-      'API_ONLY',
+      'Straight to the bank',
       'mock-gb-barclays',
       'AM04: Not enough money',
     ]) {
@@ -178,6 +178,9 @@ describe('payment page', () => {
     };
     expect(meaningOf('RJCT')).toContain('Rejected: Payment initiation');
     expect(meaningOf('AM04')).toBe('InsufficientFunds: Not enough money in the account');
+    // The flow in words, its code on hover and focus; a finished payment says nothing of expiring.
+    expect(meaningOf('Straight to the bank')).toBe('API_ONLY');
+    expect(details.textContent).not.toContain('Expires');
     const timeline = screen.getByRole('list', { name: 'Status history' });
     const steps = within(timeline).getAllByRole('listitem');
     expect(steps.map((step) => step.textContent?.slice(0, 20))).toEqual([

@@ -119,6 +119,13 @@ const Row = ({ label, children }: { label: string; children: ReactNode }) => (
   </div>
 );
 
+/** The API's flow types as a merchant reads them. */
+const FLOW_NAMES: Record<string, string> = {
+  API_ONLY: 'Straight to the bank',
+  HOSTED_PAGES: 'Our bank picker page',
+  EMBEDDED_HOSTED_PAGES: 'Our bank picker, embedded',
+};
+
 const PaymentDetails = ({ view, onDone }: { view: PaymentView; onDone: (message: string) => void }) => {
   const { payment, customerLink } = view;
   const linkValid = customerLink !== null && Date.parse(customerLink.expiresAt) > Date.now();
@@ -162,7 +169,10 @@ const PaymentDetails = ({ view, onDone }: { view: PaymentView; onDone: (message:
         <Row label="End-to-end id">
           <code>{payment.reference.endToEndId}</code>
         </Row>
-        <Row label="Flow">{payment.flowType}</Row>
+        <Row label="Flow">
+          {/* In words; the API's code on hover and focus (issue 34 item 11). */}
+          <IsoCode code={FLOW_NAMES[payment.flowType] ?? payment.flowType} meaning={payment.flowType} />
+        </Row>
         <Row label="Provider">{payment.provider}</Row>
         <Row label="Bank">{payment.bankId ?? (payment.flowType === 'API_ONLY' ? '—' : 'Not chosen yet')}</Row>
         {view.atBank ? (
@@ -179,7 +189,8 @@ const PaymentDetails = ({ view, onDone }: { view: PaymentView; onDone: (message:
             <RelativeTime iso={payment.completedAt} />
           </Row>
         ) : null}
-        {payment.expiresAt ? (
+        {/* A finished payment no longer expires: its page must not say it will. */}
+        {payment.expiresAt && !isTerminal(payment.status) ? (
           <Row label="Expires">
             <RelativeTime iso={payment.expiresAt} />
           </Row>
