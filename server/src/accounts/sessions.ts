@@ -164,17 +164,11 @@ export async function purgeEndedSessions(em: EntityManager, now: Date): Promise<
 }
 
 /**
- * Ends every session of a user but `keep` (the one asking, when there is one): sign out
- * everywhere, a changed password, a reset, a member removed. Whatever those sessions could still
- * set going dies with them (issue 31 items 6 and 7): the open invitations they made are
- * withdrawn, and the user's unused password-reset links stop working (a stolen session's reset
- * link or invitation must not outlive the owner's "Sign out everywhere"). Resolves to how many
- * sessions ended.
+ * A member's open invitations are withdrawn (sessions ended, removed, no longer an Owner), but
+ * those made by the session `keep`.
  */
-export async function endSessionsOf(em: EntityManager, userId: string, keep?: string): Promise<number> {
-  const fork = em.fork();
-  const now = new Date();
-  await fork.nativeUpdate(
+export async function withdrawInvitationsBy(em: EntityManager, userId: string, now: Date, keep?: string) {
+  await em.nativeUpdate(
     Invitation,
     {
       invitedByUser: userId,
@@ -185,6 +179,20 @@ export async function endSessionsOf(em: EntityManager, userId: string, keep?: st
     },
     { withdrawnAt: now },
   );
+}
+
+/**
+ * Ends every session of a user but `keep` (the one asking, when there is one): sign out
+ * everywhere, a changed password, a reset, a member removed. Whatever those sessions could still
+ * set going dies with them (issue 31 items 6 and 7): the open invitations they made are
+ * withdrawn, and the user's unused password-reset links stop working (a stolen session's reset
+ * link or invitation must not outlive the owner's "Sign out everywhere"). Resolves to how many
+ * sessions ended.
+ */
+export async function endSessionsOf(em: EntityManager, userId: string, keep?: string): Promise<number> {
+  const fork = em.fork();
+  const now = new Date();
+  await withdrawInvitationsBy(fork, userId, now, keep);
   await spendOpenAccountTokens(fork, userId, 'password-reset', now);
   return fork.nativeDelete(DashboardSession, keep ? { user: userId, id: { $ne: keep } } : { user: userId });
 }

@@ -9,7 +9,7 @@ import { requireAccountMail } from './mail-budget.ts';
 import { hashPassword } from './password-hash.ts';
 import { assertStrongPassword } from './password-strength.ts';
 import { ROLE_NAMES, type TeamRole } from './roles.ts';
-import { createSession } from './sessions.ts';
+import { createSession, withdrawInvitationsBy } from './sessions.ts';
 import { createUser, emailKey } from './users.ts';
 
 /**
@@ -147,15 +147,6 @@ export async function withdrawInvitation(
   );
   if (withdrawn === 0) throw new AppError('NOT_FOUND', 'No open invitation to that address');
   return { withdrawn: true as const, email: emailKey(email) };
-}
-
-/** A member's open invitations are withdrawn (removed, no longer an Owner). */
-async function withdrawInvitationsBy(tx: EntityManager, userId: string, now: Date) {
-  await tx.nativeUpdate(
-    Invitation,
-    { invitedByUser: userId, acceptedAt: null, withdrawnAt: null },
-    { withdrawnAt: now },
-  );
 }
 
 async function openInvitation(em: EntityManager, token: string, now: Date) {

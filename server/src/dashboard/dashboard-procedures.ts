@@ -24,7 +24,7 @@ import { type Context, publicProcedure, storableInput } from '../trpc/trpc.ts';
 export const csrfRefused = () =>
   new AppError('FORBIDDEN', 'Missing or invalid CSRF token: reload the page and try again');
 
-export const twoStepMissing = () =>
+const twoStepMissing = () =>
   new AppError(
     'FORBIDDEN',
     'Your organization requires two-step verification: set it up in Settings, under "Two-step verification"',
@@ -124,7 +124,7 @@ export const withPaymentWriteBudget = <B extends typeof sessionMutation>(builder
   });
 
 /** The team and its rules: Owner only. */
-export const teamMutation = withRole('team');
+const teamMutation = withRole('team');
 /** On a session signed in over 15 minutes ago, only after "Confirm it's you" (accounts/sessions.ts). */
 export const withRecentSignIn = <B extends typeof sessionMutation>(builder: B) =>
   builder.use(async ({ ctx, next }) => {
