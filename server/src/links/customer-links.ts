@@ -52,3 +52,16 @@ export function openCustomerLink(
   if (config.previousLinkSigningSecret) secrets.push(config.previousLinkSigningSecret);
   return verifyLinkToken(secrets, token, purpose, now);
 }
+
+/**
+ * The payment a genuine but expired link names, or null: only for the page that says the link
+ * has expired, to show what it was for and the way back to the shop, never to act on it. The
+ * token is verified as ever; the instant 0 is before any expiry, so only the expiry is not held.
+ */
+export function paymentOfExpiredLink(config: LinkConfig, token: string, purpose: LinkPurpose): string | null {
+  try {
+    return openCustomerLink(config, token, purpose, new Date(0)).paymentId;
+  } catch {
+    return null;
+  }
+}

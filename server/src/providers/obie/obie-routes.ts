@@ -1,12 +1,20 @@
-import { AppError, awaitsDecision, isTerminal, merchantReturnUrl, OBIE_PROVIDER } from '@pis/shared';
+import { AppError, awaitsDecision, isTerminal, OBIE_PROVIDER } from '@pis/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
-import { openCustomerLink } from '../../links/customer-links.ts';
+import { openCustomerLink, paymentOfExpiredLink } from '../../links/customer-links.ts';
+import {
+  type CustomerStatusPage,
+  onwardPage,
+  type PagePayment,
+  pagePaymentOf,
+  sendCustomerStatusPage,
+} from '../../links/customer-status-page.ts';
 import type { Logger } from '../../logger.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
 import { openLink } from '../../payments/customer-pages/open-link.ts';
 import { loadPayment } from '../../payments/load-payment.ts';
+import { organizationView } from '../../payments/organization-view.ts';
 import { type PaymentsDeps, paymentsDeps } from '../../payments/payments-deps.ts';
 import { startPolling } from '../../payments/poll-provider.ts';
 import { refreshPayment } from '../../payments/refresh-payment.ts';
@@ -33,7 +41,7 @@ import type { ObieProvider } from './obie-provider.ts';
 /** What the routes need of the app's services (the app passes its own). */
 export type ObieRouteServices = Pick<PaymentsDeps, 'clock' | 'providers' | 'scheduler'> & {
   orm: Orm;
-  config: PaymentsDeps['config'] & Pick<Config, 'rateLimits'>;
+  config: PaymentsDeps['config'] & Pick<Config, 'rateLimits' | 'webDistDir'>;
 };
 
 export async function obieRoutes(
@@ -45,10 +53,28 @@ export async function obieRoutes(
   if (!provider) return;
   const deps = (log: Logger): PaymentsDeps =>
     paymentsDeps({ em: services.orm.em, clock: services.clock, config: services.config, log, services });
+  // The service's own styled pages (links/customer-status-page.ts): what happened, the payment
+  // where known, "Try again" where following the same link again can work, and the way back.
+  const page = (reply: FastifyReply, status: number, content: CustomerStatusPage) =>
+    sendCustomerStatusPage(reply, status, content, { distDir: services.config.webDistDir });
+  /** An expired link's payment, to show what it was for and the way back (nothing is read at the bank). */
+  const expiredLinkPayment = async (token: string): Promise<PagePayment | null> => {
+    const paymentId = paymentOfExpiredLink(services.config, token, 'obie');
+    if (!paymentId) return null;
+    try {
+      const { record } = await loadPayment(services.orm.em.fork(), { paymentId });
+      const merchant = await organizationView(services.orm.em, record.organizationId);
+      return merchant.active ? pagePaymentOf(record, merchant.name) : null;
+    } catch {
+      return null;
+    }
+  };
 
   app.get<{ Params: { token: string } }>('/providers/obie/authorize/:token', async (request, reply) => {
     const log = request.log as Logger;
     let opened: Awaited<ReturnType<typeof openLink>>;
+    // The same link again: what "Try again" follows (a fresh authorization request each time).
+    const sameLink = `/providers/obie/authorize/${encodeURIComponent(request.params.token)}`;
     try {
       // Per client address, as every customer page: each open makes a request at the bank.
       await enforceRateLimit(
@@ -68,47 +94,42 @@ export async function obieRoutes(
       opened = await openLink(deps(log), request.params.token, 'obie');
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
-        const title =
-          error.kind === 'LINK_EXPIRED'
-            ? 'This link has expired'
-            : error.kind === 'RATE_LIMITED'
-              ? 'Too many attempts'
-              : error.kind === 'MERCHANT_SUSPENDED'
-                ? 'This payment cannot go ahead'
-                : 'This link is not valid';
-        return page(reply, error.status, title, error.message);
+        const refused = linkRefused(error, sameLink);
+        if (error.kind === 'LINK_EXPIRED') refused.payment = await expiredLinkPayment(request.params.token);
+        return page(reply, error.status, refused);
       }
       log.warn({ err: error }, 'obie link could not be opened');
-      return page(
-        reply,
-        503,
-        'This page is not available right now',
-        'Your payment was not changed. Please try again in a moment.',
-      );
+      return page(reply, 503, {
+        kind: 'UNAVAILABLE',
+        tone: 'problem',
+        title: 'This page is not available right now',
+        lines: ['Your payment was not changed. Please try again in a moment.'],
+        tryAgainUrl: sameLink,
+      });
     }
     const { record } = opened;
-    const status = record.status.toLowerCase();
-    if (isTerminal(record.status)) {
-      return page(reply, 409, `This payment is ${status}`, 'There is nothing more to do with this link.');
-    }
-    if (!awaitsDecision(record)) return notAwaiting(reply, status);
+    const payment = pagePaymentOf(record, opened.organization.name);
+    if (isTerminal(record.status)) return page(reply, 409, finishedPage(record.status, payment));
+    if (!awaitsDecision(record)) return page(reply, 409, notAwaitingPage(record.status, payment));
     let bankUrl: string | null;
     try {
       bankUrl = await provider.authorizationUrl(record.id, services.clock.now());
     } catch (error) {
       if (error instanceof AppError && error.kind === 'RATE_LIMITED') {
         reply.header('retry-after', '60');
-        return page(reply, error.status, 'Too many attempts', error.message);
+        return page(reply, error.status, { ...linkRefused(error, sameLink), payment });
       }
       log.warn({ err: error, paymentId: record.id }, 'obie authorization request failed');
-      return page(
-        reply,
-        502,
-        'The bank could not be reached',
-        'Your payment was not changed. Please try this link again in a moment.',
-      );
+      return page(reply, 502, {
+        kind: 'BANK_UNREACHABLE',
+        tone: 'problem',
+        title: 'The bank could not be reached',
+        lines: ['Your payment was not changed. Please try again in a moment.'],
+        payment,
+        tryAgainUrl: sameLink,
+      });
     }
-    if (!bankUrl) return notAwaiting(reply, status);
+    if (!bankUrl) return page(reply, 409, notAwaitingPage(record.status, payment));
     return reply
       .code(303)
       .header('location', bankUrl)
@@ -125,21 +146,22 @@ export async function obieRoutes(
       outcome = await provider.handleCallback(url, now);
     } catch (error) {
       request.log.warn({ err: error }, 'obie callback failed');
-      return page(
-        reply,
-        502,
-        'The bank could not be reached',
-        'Your payment was not changed. Please go back to the shop and try again in a moment.',
-      );
+      // The bank's answer is used up either way: following it again cannot work.
+      return page(reply, 502, {
+        kind: 'BANK_UNREACHABLE',
+        tone: 'problem',
+        title: 'The bank could not be reached',
+        lines: ['Your payment was not changed. Please go back to the shop and try again in a moment.'],
+      });
     }
     if (outcome.kind === 'refused') {
       request.log.warn({ reason: outcome.reason }, 'obie callback refused');
-      return page(
-        reply,
-        400,
-        'This link cannot be used',
-        'This answer from the bank is not valid or was already used. Your payment was not changed.',
-      );
+      return page(reply, 400, {
+        kind: 'CALLBACK_REFUSED',
+        tone: 'problem',
+        title: 'This link cannot be used',
+        lines: ['This answer from the bank is not valid or was already used. Your payment was not changed.'],
+      });
     }
     const applied = await applyPaymentEvent(
       deps(request.log as Logger),
@@ -151,17 +173,19 @@ export async function obieRoutes(
     );
     const { record } = applied;
     await startPolling(deps(request.log as Logger), record.id);
-    const target = merchantReturnUrl(record.returnUrl, record.id, record.status);
+    const merchant = await organizationView(services.orm.em, record.organizationId);
+    const payment = pagePaymentOf(record, merchant.name);
     // Not a 303: the customer arrives here at the end of a redirect chain that began with the
     // bank's form post, and browsers hold that whole chain to the bank's CSP form-action (which
     // names us, never the merchant). A page that moves on by itself leaves the chain behind.
-    if (target) return onwardPage(reply, target);
-    return page(
-      reply,
-      200,
-      'Thank you',
-      `Your payment is ${record.status.toLowerCase()}. You can close this page.`,
-    );
+    if (payment.returnUrl) return page(reply, 200, onwardPage(payment.returnUrl, payment));
+    return page(reply, 200, {
+      kind: 'THANK_YOU',
+      tone: record.status === 'FAILED' ? 'failure' : record.status === 'COMPLETED' ? 'success' : 'waiting',
+      title: 'Thank you',
+      lines: [`Your payment is ${record.status.toLowerCase()}. You can close this page.`],
+      payment,
+    });
   });
 
   await app.register(async (scope) => {
@@ -201,35 +225,41 @@ export async function obieRoutes(
   });
 }
 
+/** A link refused before the payment was read: forged, expired, too many opens, a suspended merchant. */
+function linkRefused(error: AppError, sameLink: string): CustomerStatusPage {
+  const base = { kind: error.kind, tone: 'problem' as const, lines: [error.message] };
+  switch (error.kind) {
+    case 'LINK_EXPIRED':
+      return { ...base, title: 'This link has expired' };
+    case 'RATE_LIMITED':
+      // Works again after a short wait: the same link.
+      return {
+        ...base,
+        title: 'Too many attempts',
+        lines: [error.message, 'Wait a minute, then try again.'],
+        tryAgainUrl: sameLink,
+      };
+    case 'MERCHANT_SUSPENDED':
+      return { ...base, title: 'This payment cannot go ahead' };
+    default:
+      return { ...base, title: 'This link is not valid' };
+  }
+}
+
+/** Finished: the outcome, and the way back to the shop. */
+const finishedPage = (status: string, payment: PagePayment): CustomerStatusPage => ({
+  kind: 'FINISHED',
+  tone: status === 'COMPLETED' ? 'success' : 'failure',
+  title: `This payment is ${status.toLowerCase()}`,
+  lines: ['There is nothing more to do with this link.'],
+  payment,
+});
+
 /** Authorised already (or not at the bank yet): the link has nothing to do, and says so. */
-const notAwaiting = (reply: FastifyReply, status: string) =>
-  page(
-    reply,
-    409,
-    'This payment is not waiting for you',
-    `Its status is ${status}: there is nothing to authorise with this link.`,
-  );
-
-function page(reply: FastifyReply, status: number, title: string, text: string) {
-  const html = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${html(title)}</title></head><body><main><h1>${html(title)}</h1><p>${html(text)}</p></main></body></html>`,
-    );
-}
-
-/** "Returning to the shop": moves on at once (Refresh header and meta refresh), with a link. */
-function onwardPage(reply: FastifyReply, target: string) {
-  const html = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return reply
-    .code(200)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('refresh', `0; url=${target}`)
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${html(target)}"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Returning to the shop</title></head><body><main><h1>Returning to the shop</h1><p><a href="${html(target)}">Continue to the shop</a></p></main></body></html>`,
-    );
-}
+const notAwaitingPage = (status: string, payment: PagePayment): CustomerStatusPage => ({
+  kind: 'NOT_AWAITING',
+  tone: 'waiting',
+  title: 'This payment is not waiting for you',
+  lines: [`Its status is ${status.toLowerCase()}: there is nothing to authorise with this link.`],
+  payment,
+});
