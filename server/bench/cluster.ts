@@ -19,7 +19,7 @@ import { createOrganization } from '../src/organizations/organization-admin.ts';
 import { longestGap, startLoad, windowAfter } from '../test/cluster/load.ts';
 import type { Goal } from './goals.ts';
 import { runLoad } from './load-runner.ts';
-import { seedPayments } from './scale.ts';
+import { seedPayments } from './seed-payments.ts';
 
 /**
  * `npm run bench -- --cluster` (or `--cluster-only`): issue 30's figures on a real cluster made

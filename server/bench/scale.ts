@@ -4,10 +4,9 @@ import { hashPassword } from '../src/accounts/password-hash.ts';
 import { createUser, generatePassword } from '../src/accounts/users.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { systemClock } from '../src/clock.ts';
-import { outcomeKeys } from '../src/db/migrations/Migration20261125174000_payment_day_outcome.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
-import { withIndexesAfterLoad } from './bulk-load.ts';
 import { type Goal, printGoals } from './goals.ts';
+import { seedPayments } from './seed-payments.ts';
 import type { Service } from './service.ts';
 
 /**
@@ -250,53 +249,6 @@ async function seededMerchant(
   }
 }
 
-/**
- * `payments` payments (with their history, counts and daily figures) of an organization, in one
- * bulk transaction with triggers off (needs a superuser or the tables' owner with
- * session_replication_role; bench/cluster.ts seeds its restore measure with it).
- */
-export async function seedPayments(
-  databaseUrl: string,
-  organizationId: string,
-  payments: number,
-): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('begin');
-    // A bulk load: triggers off for this transaction (the kept counts are rebuilt below from the rows).
-    await client.query('set local session_replication_role = replica');
-    // Secondary indexes are built after the rows, not row by row (bulk-load.ts).
-    await withIndexesAfterLoad(client, ['payment', 'payment_history'], async () => {
-      await client.query(SEED_PAYMENTS, [organizationId, payments]);
-      await client.query(SEED_HISTORY, [organizationId]);
-    });
-    // The triggers are off for the seed: the kept counts and volume are rebuilt as they would be.
-    await client.query(
-      `insert into payment_count select organization_id, status, provider, 0, count(*) from payment
-        where organization_id = $1 group by organization_id, status, provider`,
-      [organizationId],
-    );
-    await client.query(
-      `insert into payment_day_volume
-       select organization_id, (created_at at time zone 'UTC')::date, currency, 0, count(*), sum(amount_value)
-       from payment where organization_id = $1 and status = 'COMPLETED' group by 1, 2, 3`,
-      [organizationId],
-    );
-    await client.query(
-      `insert into payment_day_outcome (organization_id, day, kind, key, slot, count)
-       select organization_id, day, kind, key, 0, sum(delta)
-       from (${outcomeKeys('payment', 1)}) seeded where organization_id = $1 group by 1, 2, 3, 4`,
-      [organizationId],
-    );
-    await client.query('commit');
-    await client.query('vacuum analyze payment');
-    await client.query('vacuum analyze payment_history');
-  } finally {
-    await client.end();
-  }
-}
-
 /** A dashboard user of the organization, signed in over HTTP as the dashboard does: its cookie. */
 async function dashboardSession(
   service: Service,
@@ -321,35 +273,6 @@ async function dashboardSession(
   if (!response.ok || !session) throw new Error(`dashboard sign-in failed: ${response.status}`);
   return { cookie: session.split(';')[0] as string };
 }
-
-/** Finished payments, newest now, one a few seconds apart going back; 1 in 10 failed, 1 in 20 cancelled. */
-const SEED_PAYMENTS = `
-  insert into payment (id, organization_id, status, iso_code, iso_reason, provider, amount_value, currency,
-    to_account, reference, end_to_end_id, flow_type, return_url, created_at, updated_at, expires_at,
-    completed_at, error_code, error_message, version)
-  select 'pay_seed' || $1 || '_' || n, $1,
-    case when n % 10 = 3 then 'FAILED' when n % 20 = 7 then 'CANCELLED' else 'COMPLETED' end,
-    case when n % 10 = 3 then 'RJCT' when n % 20 = 7 then 'CANC' else 'ACSC' end,
-    case when n % 10 = 3 or n % 20 = 7 then 'CUST' end,
-    'mock', (n % 9000 + 100) / 100.0, 'GBP',
-    jsonb_build_object('accountName', 'Payee ' || (n % 5000), 'sortCode', '123456', 'accountNumber', '12345678'),
-    'Order ' || n, 'E2E' || n, 'API_ONLY', 'https://shop.example/return',
-    now() - n * interval '3 seconds', now() - n * interval '3 seconds' + interval '1 minute',
-    now() - n * interval '3 seconds' + interval '24 hours',
-    case when n % 10 <> 3 and n % 20 <> 7 then now() - n * interval '3 seconds' + interval '1 minute' end,
-    case when n % 10 = 3 then 'CUST' end, case when n % 10 = 3 then 'Rejected by the customer' end, 1
-  from generate_series(1, $2::int) as n`;
-
-const SEED_HISTORY = `
-  insert into payment_history (payment_id, seq, status, iso_code, iso_reason, provider, details, timestamp)
-  select p.id, h.seq, h.status, h.iso_code, h.iso_reason, 'mock', null, p.created_at + (h.seq - 1) * interval '10 seconds'
-  from payment p
-  cross join lateral (values
-    (1, 'PENDING', 'RCVD', null),
-    (2, 'AUTHORIZING', 'PDNG', null),
-    (3, p.status, p.iso_code, p.iso_reason)
-  ) as h(seq, status, iso_code, iso_reason)
-  where p.organization_id = $1`;
 
 /**
  * p50/p99 of each request, sent one at a time and taking turns, so a busy moment of a shared

@@ -36,6 +36,9 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options 
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
     driverOptions: {
+      // The service inserts one payment per statement: its kept counts take the row triggers'
+      // path (Migration20261128100000_bulk_counts_per_statement). Set at connect: free per request.
+      options: '-c pis.counts=row',
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       ...(options.acquireTimeoutMs ? { connectionTimeoutMillis: options.acquireTimeoutMs } : {}),
     },

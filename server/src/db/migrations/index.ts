@@ -33,6 +33,7 @@ import { Migration20261128091000_request_log_day } from './Migration202611280910
 import { Migration20261128092000_team_changes_ask_again } from './Migration20261128092000_team_changes_ask_again.ts';
 import { Migration20261128093000_obie_notifications_seen } from './Migration20261128093000_obie_notifications_seen.ts';
 import { Migration20261128094000_hot_table_analyze } from './Migration20261128094000_hot_table_analyze.ts';
+import { Migration20261128100000_bulk_counts_per_statement } from './Migration20261128100000_bulk_counts_per_statement.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -109,4 +110,8 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261128093000_obie_notifications_seen,
   },
   { name: 'Migration20261128094000_hot_table_analyze', class: Migration20261128094000_hot_table_analyze },
+  {
+    name: 'Migration20261128100000_bulk_counts_per_statement',
+    class: Migration20261128100000_bulk_counts_per_statement,
+  },
 ];
