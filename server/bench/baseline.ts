@@ -1,10 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import pg from 'pg';
+import { maskedBody } from '../src/observability/masking.ts';
 
 /**
- * The floor: bare Fastify + pg doing the least the spec demands of a payment API per request,
- * each in ONE statement on the same pool size as the service, logging off (issue 22):
+ * The floor: bare Fastify + pg doing the least the product must do per request, each in ONE
+ * statement on the same pool size as the service, logging off (issue 22; issue 32's decision:
+ * the floor keeps what this product promises merchants on every request, not only the spec):
  * - every request proves its API key: the SHA-256 of the `x-api-key` header looked up by a
  *   unique index, the key neither revoked nor expired, its organization active, and the
  *   permission the request needs (write for create, read for get); else 401;
@@ -12,14 +14,24 @@ import pg from 'pg';
  *   and its later GET must show them), in the key's organization, in the same statement;
  * - get: the payment by id within the key's organization, with its history, as one JSON value
  *   (404 when the organization has no such payment).
- * No validation, ORM, idempotency, jobs, secondary indexes or rate limits: the service's
- * figures are read as a fraction of these (see docs/decisions/005-hot-path-performance.md).
+ * - every answered request leaves a row in the merchant's request log (method, path, status,
+ *   time, the request and answer bodies with account numbers masked), queued and written in
+ *   batches of up to 500 (as soon as 100 are queued, else every second) in one statement each,
+ *   into a table with the service's columns and indexes;
+ * - with `countRequests` (the bench's `--rate-limits`), the request is counted against its
+ *   organization's budget in one upsert, inside the key's statement.
+ * No validation, ORM, idempotency, jobs, secondary payment indexes: the service's figures are
+ * read as a fraction of these (docs/decisions/021-honest-floor.md).
  */
 
 const TABLE = 'baseline_payment';
 const HISTORY = 'baseline_payment_history';
 const KEY = 'baseline_api_key';
 const ORGANIZATION = 'baseline_organization';
+const LOG = 'baseline_request_log';
+const COUNTER = 'baseline_rate_limit';
+const LOG_FLUSH_AT = 100;
+const LOG_BATCH = 500;
 
 export interface Baseline {
   app: FastifyInstance;
@@ -28,7 +40,11 @@ export interface Baseline {
   close(): Promise<void>;
 }
 
-export async function startBaseline(databaseUrl: string, poolMax: number): Promise<Baseline> {
+export async function startBaseline(
+  databaseUrl: string,
+  poolMax: number,
+  options: { countRequests?: boolean } = {},
+): Promise<Baseline> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax });
   pool.on('error', () => {});
   await pool.query(`
@@ -58,6 +74,24 @@ export async function startBaseline(databaseUrl: string, poolMax: number): Promi
       status text not null,
       timestamp timestamptz not null,
       primary key (payment_id, seq)
+    );
+    create table if not exists ${LOG} (
+      id bigint generated always as identity primary key,
+      organization_id varchar(40) not null,
+      at timestamptz not null,
+      method varchar(10) not null,
+      route varchar(200) not null,
+      status smallint not null,
+      duration_ms integer not null,
+      request_body text null,
+      response_body text null
+    );
+    create index if not exists ${LOG}_organization_at on ${LOG} (organization_id, at desc, id desc);
+    create index if not exists ${LOG}_at on ${LOG} (at);
+    create table if not exists ${COUNTER} (
+      key text primary key,
+      window_start timestamptz not null,
+      hits int not null
     )`);
 
   const apiKey = `bl_${randomBytes(32).toString('base64url')}`;
@@ -66,13 +100,46 @@ export async function startBaseline(databaseUrl: string, poolMax: number): Promi
     `insert into ${KEY} (id, organization_id, key_hash, can_read, can_write) values ($1, 'org', $2, true, true)`,
     [randomUUID(), hashOf(apiKey)],
   );
-  /** The key's organization, when the key is valid, its organization active and the permission held. */
-  const provenKey = (permission: 'read' | 'write', parameter: string) => `
+  /**
+   * The key's organization, when the key is valid, its organization active and the permission
+   * held; with `countRequests`, the request counted in its organization's minute in the same
+   * statement (the key's CTE then answers only once the count is in).
+   */
+  const provenKey = (permission: 'read' | 'write', parameter: string) => {
+    const proven = `
     select k.organization_id from ${KEY} k join ${ORGANIZATION} o on o.id = k.organization_id
     where k.key_hash = ${parameter} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
       and o.active and k.can_${permission}`;
+    if (!options.countRequests) return proven;
+    return `with proven as (${proven}), counted as (
+      insert into ${COUNTER} (key, window_start, hits)
+      select 'api-${permission}:' || organization_id, date_trunc('minute', statement_timestamp()), 1 from proven
+      on conflict (key) do update set
+        hits = case when ${COUNTER}.window_start < excluded.window_start then 1 else ${COUNTER}.hits + 1 end,
+        window_start = greatest(${COUNTER}.window_start, excluded.window_start)
+      returning hits)
+    select organization_id from proven, counted`;
+  };
 
   const app = Fastify({ logger: false });
+  const log = new FloorRequestLog(pool);
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    (request as Answered)[ANSWER] = payload;
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    log.add({
+      organization_id: 'org',
+      at: new Date(Date.now() - reply.elapsedTime).toISOString(),
+      method: request.method,
+      route: request.routeOptions.url ?? request.url,
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime),
+      request: request.body,
+      answer: (request as Answered)[ANSWER],
+    });
+    done();
+  });
   app.post('/api/payments', async (request, reply) => {
     const body = request.body as {
       amount: { value: string; currency: string };
@@ -124,9 +191,70 @@ export async function startBaseline(databaseUrl: string, poolMax: number): Promi
     apiKey,
     close: async () => {
       await app.close();
+      await log.stop();
       await pool.end();
     },
   };
+}
+
+const ANSWER = Symbol('floor.answer');
+type Answered = FastifyRequest & { [ANSWER]?: unknown };
+
+interface FloorLogEntry {
+  organization_id: string;
+  at: string;
+  method: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  request: unknown;
+  answer: unknown;
+}
+
+/** The request log as the product must keep it, done the least way: masked, batched, one statement. */
+class FloorRequestLog {
+  #queue: FloorLogEntry[] = [];
+  #flushing: Promise<void> = Promise.resolve();
+  readonly #timer: NodeJS.Timeout;
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+    this.#timer = setInterval(() => void this.flush(), 1_000);
+    this.#timer.unref();
+  }
+
+  add(entry: FloorLogEntry): void {
+    this.#queue.push(entry);
+    if (this.#queue.length === LOG_FLUSH_AT) void this.flush();
+  }
+
+  flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(async () => {
+      while (this.#queue.length > 0) {
+        const rows = this.#queue.splice(0, LOG_BATCH).map(({ request, answer, ...entry }) => ({
+          ...entry,
+          request_body: maskedBody(request),
+          response_body: maskedBody(answer),
+        }));
+        await this.#pool
+          .query({
+            name: 'baseline_request_log',
+            text: `insert into ${LOG} (organization_id, at, method, route, status, duration_ms, request_body, response_body)
+              select * from json_to_recordset($1::json) as e(organization_id text, at timestamptz, method text,
+                route text, status int, duration_ms int, request_body text, response_body text)`,
+            values: [JSON.stringify(rows)],
+          })
+          .catch(() => {});
+      }
+    });
+    return this.#flushing;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
 }
 
 const INVALID_KEY = { success: false, error: { message: 'Invalid API key' } };
