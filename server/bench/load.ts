@@ -15,6 +15,8 @@ export interface LoadSpec {
   body?: string;
   connections: number;
   durationSeconds: number;
+  /** Stop after this many requests instead (a burst of a given size). */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -31,6 +33,7 @@ const result = await autocannon({
   url: spec.url,
   connections: spec.connections,
   duration: spec.durationSeconds,
+  ...(spec.amount === undefined ? {} : { amount: spec.amount }),
   method: spec.method,
   headers: spec.headers,
   ...(spec.body === undefined ? {} : { body: spec.body }),
