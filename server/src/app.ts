@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, {
   type FastifyBaseLogger,
@@ -14,7 +13,7 @@ import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { dashboardExportRoute } from './dashboard/export-route.ts';
 import { envelopeClientError } from './http/client-error.ts';
 import { dashboardHttp } from './http/dashboard-http.ts';
-import { DOCS_OPTIONS, docsScriptHashes } from './http/docs-page.ts';
+import { docsRoutes, docsScriptHashes } from './http/docs-page.ts';
 import {
   envelopeErrors,
   envelopeFrameworkError,
@@ -133,7 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   envelopeErrors(app);
   await securityHeaders(app, {
     publicBaseUrl: options.config.publicBaseUrl,
-    docsScriptHashes: await docsScriptHashes(),
+    docsScriptHashes,
   });
   // tRPC's adapter and the docs plugin build URLs from the Host header and throw on a junk one.
   app.addHook('onRequest', rejectUnusableHost);
@@ -170,7 +169,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/api/openapi.json', async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(openApiDocument),
   );
-  await app.register(fastifyApiReference, DOCS_OPTIONS);
+  await app.register(docsRoutes);
 
   await app.register(healthRoutes, { orm: options.orm });
   await app.register(bankLogoRoutes);

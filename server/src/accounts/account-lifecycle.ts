@@ -128,7 +128,7 @@ export async function resetPassword(deps: AccountDeps, token: string, password: 
   // A link mailed to an address the account no longer uses resets nothing (as verifyEmail).
   if (user.email !== link.email) throw linkInvalid();
   const name = await organizationName(deps, user.organization);
-  assertStrongPassword(password, [user.email, name]);
+  await assertStrongPassword(password, [user.email, name]);
   const passwordHash = await hashPassword(password);
   await deps.em.fork().transactional(async (tx) => {
     await spendAccountToken(tx, token, 'password-reset', deps.clock);
@@ -178,7 +178,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ) {
   const user = await reauthenticate(deps, client, session, input.currentPassword, 'currentPassword');
-  assertStrongPassword(input.newPassword, [user.email, session.organization.name], 'newPassword');
+  await assertStrongPassword(input.newPassword, [user.email, session.organization.name], 'newPassword');
   await setPassword(deps, user.id, input.newPassword);
   const otherSessionsEnded = await endSessionsOf(deps.em, user.id, session.id);
   if (await mayNotify(deps.em, { to: user.email, verified: user.emailVerifiedAt != null })) {

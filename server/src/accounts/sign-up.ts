@@ -29,7 +29,7 @@ export async function signUp(
 ): Promise<DashboardSession> {
   const { em, clock } = deps;
   await throttleAccountAttempt(em, client, undefined);
-  assertStrongPassword(input.password, [input.email, input.businessName]);
+  await assertStrongPassword(input.password, [input.email, input.businessName]);
   await throttleSignUp(em, client, limits);
   // Hashed before the transaction: no row lock or connection is held for the argon2 time.
   const passwordHash = await hashPassword(input.password);

@@ -185,7 +185,7 @@ export async function acceptInvitation(deps: AccountDeps, token: string, passwor
   const now = deps.clock.now();
   const invitation = await openInvitation(deps.em.fork(), token, now);
   const organization = await deps.em.fork().findOneOrFail(Organization, { id: invitation.organization });
-  assertStrongPassword(password, [invitation.email, organization.name]);
+  await assertStrongPassword(password, [invitation.email, organization.name]);
   const passwordHash = await hashPassword(password);
   return deps.em.fork().transactional(async (tx) => {
     const spent = await tx.nativeUpdate(

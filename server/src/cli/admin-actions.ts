@@ -62,7 +62,7 @@ export async function createDashboardUser(
   // The operator's choice meets the rule sign-up applies (VALIDATION_FAILED, exit 2); a
   // generated password is random and needs no check.
   if (input.password !== undefined) {
-    assertStrongPassword(input.password, [input.email, organization.name]);
+    await assertStrongPassword(input.password, [input.email, organization.name]);
   }
   const password = input.password ?? generatePassword();
   const { userId } = await createUser(

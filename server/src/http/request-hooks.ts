@@ -68,7 +68,7 @@ const NOT_CACHEABLE = /^\/(api|trpc)(\/|\?|$)/;
  */
 export async function securityHeaders(
   app: FastifyInstance,
-  options: { publicBaseUrl: string; docsScriptHashes: readonly string[] },
+  options: { publicBaseUrl: string; docsScriptHashes: () => Promise<readonly string[]> },
 ): Promise<void> {
   const https = options.publicBaseUrl.startsWith('https:');
   const everywhere: HelmetOptions = {
@@ -80,17 +80,34 @@ export async function securityHeaders(
   // Built once: @fastify/helmet rebuilt helmet (and re-parsed the CSP) on every request, ~3% of
   // a GET's CPU (docs/decisions/005-hot-path-performance.md). Same headers, chosen by route.
   const pages = helmet(everywhere);
-  const docs = helmet({
-    ...everywhere,
-    contentSecurityPolicy: { useDefaults: false, directives: docsCsp(options.docsScriptHashes) },
-  });
+  // The reference's CSP needs its script's hashes, known once the reference is first rendered
+  // (http/docs-page.ts loads it on the first /docs request): built then, once.
+  let docs: Promise<ReturnType<typeof helmet>> | undefined;
+  const docsHeaders = () => {
+    docs ??= options
+      .docsScriptHashes()
+      .then((hashes) =>
+        helmet({ ...everywhere, contentSecurityPolicy: { useDefaults: false, directives: docsCsp(hashes) } }),
+      );
+    docs.catch(() => {
+      docs = undefined;
+    });
+    return docs;
+  };
   const bankLogos = helmet({ ...everywhere, crossOriginResourcePolicy: { policy: 'cross-origin' } });
   const done = (error?: unknown) => {
     if (error) throw error;
   };
   app.addHook('onRequest', (request, reply, next) => {
     const route = request.routeOptions.url ?? '';
-    const headers = route.startsWith('/docs') ? docs : route.startsWith('/bank-logos') ? bankLogos : pages;
+    if (route.startsWith('/docs')) {
+      docsHeaders().then((headers) => {
+        headers(request.raw, reply.raw, done);
+        next();
+      }, next);
+      return;
+    }
+    const headers = route.startsWith('/bank-logos') ? bankLogos : pages;
     headers(request.raw, reply.raw, done);
     if (NOT_CACHEABLE.test(request.url)) reply.header('cache-control', 'no-store');
     next();
