@@ -12,7 +12,14 @@ import { PaymentStatus } from './state-machine.ts';
 
 export const LinkToken = z.object({ token: z.string().min(1).max(2000) });
 
-export const Payee = z.object({ accountName: z.string(), bankName: z.string().optional() });
+/** Who is paid, with the account as the customer checks it at the bank (sort code and number, or IBAN). */
+export const Payee = z.object({
+  accountName: z.string(),
+  bankName: z.string().optional(),
+  sortCode: z.string().optional(),
+  accountNumber: z.string().optional(),
+  iban: z.string().optional(),
+});
 
 export const Outcome = z.object({ status: PaymentStatus, returnUrl: z.string().nullable() });
 export type Outcome = z.infer<typeof Outcome>;

@@ -15,6 +15,7 @@ import {
 } from '@pis/shared';
 import { customerLink } from '../links/customer-links.ts';
 import { countCreated } from '../observability/metrics.ts';
+import { defaultReferenceOf } from '../organizations/default-reference.ts';
 import { allowedReturnOrigins } from '../organizations/return-origins.ts';
 import { type PaymentProvider, ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import { announcePaymentDue } from './change-payments.ts';
@@ -105,7 +106,12 @@ async function createClaimed(
     endToEndId: newEndToEndId(),
     mode: modeOf(caller),
   };
-  const received = byActor(caller.actor, receivePayment)(command, ids, now);
+  // No reference given: the bank shows the merchant's name and a short code, not the hex id.
+  const referenced =
+    command.reference === undefined
+      ? { ...command, reference: await defaultReferenceOf(deps.em, caller.organizationId, ids.endToEndId) }
+      : command;
+  const received = byActor(caller.actor, receivePayment)(referenced, ids, now);
   if (command.flowType === 'API_ONLY' && provider.keepsPayments) {
     return createAtRealProvider(deps, provider, received, command, claim, caller.actor);
   }

@@ -107,7 +107,7 @@ describe('POST /api/payments: flows', () => {
     expect((await readPayment(app, headers, data.paymentId)).bankId).toBe('mock-de-rhein');
   });
 
-  test('each payment gets its own opaque id and end-to-end id; the reference defaults to it', async () => {
+  test('each payment gets its own opaque id and end-to-end id; without a reference, the merchant’s name and a short code', async () => {
     const a = await readPayment(
       app,
       headers,
@@ -116,7 +116,8 @@ describe('POST /api/payments: flows', () => {
     const b = await readPayment(app, headers, (await created(app, headers)).paymentId);
     expect(a.paymentId).not.toBe(b.paymentId);
     expect(a.reference.endToEndId).toMatch(/^[0-9A-F]{32}$/);
-    expect(a.reference.reference).toBe(a.reference.endToEndId);
+    // What the customer reads at the bank: never the hex id (issue 34 item 7).
+    expect(a.reference.reference).toMatch(/^Test Merchant [0-9A-HJKMNP-TV-Z]{6}$/);
     expect(b.reference).toEqual({
       reference: 'Order 1001',
       endToEndId: expect.stringMatching(/^[0-9A-F]{32}$/),

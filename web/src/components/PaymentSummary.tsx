@@ -1,4 +1,5 @@
 import type { Amount, Bank, Payee } from '../api/page-types.ts';
+import { formatIban, formatSortCode } from '../format/account.ts';
 import { formatAmount } from '../format/money.ts';
 import { bankName } from './BankLogo.tsx';
 
@@ -22,6 +23,11 @@ export const PaymentSummary = ({ amount, payee, reference, bank }: PaymentSummar
         <dd>
           {payee.accountName}
           {payee.bankName ? <span className="muted"> · {payee.bankName}</span> : null}
+          {accountText(payee) ? (
+            <span className="summary__account" data-testid="payee-account">
+              {accountText(payee)}
+            </span>
+          ) : null}
         </dd>
       </div>
       <div className="summary__row">
@@ -37,3 +43,11 @@ export const PaymentSummary = ({ amount, payee, reference, bank }: PaymentSummar
     </dl>
   </div>
 );
+
+/** The payee's account as the customer checks it: 04-00-04 12345678, or the IBAN in groups of four. */
+const accountText = (payee: Payee): string | null =>
+  payee.iban
+    ? formatIban(payee.iban)
+    : payee.sortCode && payee.accountNumber
+      ? `${formatSortCode(payee.sortCode)} ${payee.accountNumber}`
+      : null;

@@ -66,6 +66,11 @@ export const paymentSummary = (payment: PaymentRecord, merchantName: string, cla
   payee: {
     accountName: payment.toAccount.accountName,
     ...(payment.toAccount.bankName ? { bankName: payment.toAccount.bankName } : {}),
+    ...(payment.toAccount.iban
+      ? { iban: payment.toAccount.iban }
+      : payment.toAccount.sortCode && payment.toAccount.accountNumber
+        ? { sortCode: payment.toAccount.sortCode, accountNumber: payment.toAccount.accountNumber }
+        : {}),
   },
   reference: payment.reference.reference,
   linkExpiresAt: claims.expiresAt.toISOString(),
