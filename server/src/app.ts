@@ -34,6 +34,7 @@ import { type MailOutbox, noMailOutbox } from './mail/mail-message.ts';
 import { createRouteResolver, observeHttp } from './observability/http-metrics.ts';
 import { noteRequestKeyOwner, type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
 import { requestContext, traceHttp } from './observability/tracing.ts';
+import { brandLogoRoutes } from './organizations/brand-logo-route.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
@@ -173,6 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(healthRoutes, { orm: options.orm });
   await app.register(bankLogoRoutes);
+  await app.register(brandLogoRoutes, { orm: options.orm });
   await app.register(obieRoutes, { services });
   await webApp(app, { distDir: options.config.webDistDir });
   return app;

@@ -24,9 +24,21 @@ export const Payee = z.object({
 export const Outcome = z.object({ status: PaymentStatus, returnUrl: z.string().nullable() });
 export type Outcome = z.infer<typeof Outcome>;
 
+/**
+ * A verified merchant's brand (dashboard Settings > Brand, `org:verify`); null until an operator
+ * verified the organization, when the pages show the service's look and `merchantName` as text.
+ */
+export const PageBrand = z.object({
+  displayName: z.string(),
+  accentColor: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+});
+export type PageBrand = z.infer<typeof PageBrand>;
+
 const PaymentSummary = {
   paymentId: z.string(),
   merchantName: z.string(),
+  brand: PageBrand.nullable(),
   status: PaymentStatus,
   amount: Amount,
   payee: Payee,

@@ -8,6 +8,7 @@ import { OrganizationProvider } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
 import { loadOrganization } from '../organizations/organization-admin.ts';
 
+export { verifyOrganization } from '../organizations/brand.ts';
 /**
  * What each CLI command does, as the JSON it prints. Loaded by admin.ts only once the command
  * line is valid (it pulls in the ORM). The domain functions are the ones the dashboard uses.

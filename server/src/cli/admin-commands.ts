@@ -117,6 +117,16 @@ export const COMMANDS: Record<string, Command> = {
       return (actions, em) => actions.approveProvider(em, org, provider, clock);
     },
   },
+  'org:verify': {
+    usage:
+      'org:verify --org ID [--verified true|false]   (its brand on its customer pages; false: withdraws it)',
+    options: { org: { type: 'string' }, verified: { type: 'string' } },
+    prepare: (values, clock) => {
+      const org = value(Id, values, 'org');
+      const verified = values.verified === undefined ? true : value(Bool, values, 'verified');
+      return (actions, em) => actions.verifyOrganization(em, org, verified, clock);
+    },
+  },
   'org:set-return-origins': {
     usage:
       'org:set-return-origins --org ID --origins https://a.example,https://b.example (empty: any origin)',

@@ -1,6 +1,7 @@
 import { ReturnOriginSettings, SetReturnOriginsInput } from '@pis/shared';
 import { z } from 'zod';
 import { audited } from '../observability/audit-log.ts';
+import { BrandInput, BrandSettings, brandSettings, setBrand } from '../organizations/brand.ts';
 import { allowedReturnOrigins, setAllowedReturnOrigins } from '../organizations/return-origins.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
@@ -28,4 +29,29 @@ export const settingsRouter = router({
       );
       return { allowedReturnOrigins: stored.allowedReturnOrigins };
     }),
+
+  /** Settings > Brand: shown on the customer pages once an operator verified the organization. */
+  brand: sessionQuery
+    .input(z.void())
+    .output(BrandSettings)
+    .query(({ ctx }) => brandSettings(ctx.em, ctx.caller.organizationId)),
+
+  setBrand: sessionMutation
+    .input(BrandInput)
+    .output(BrandSettings)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        {
+          action: 'settings.changed',
+          target: 'brand',
+          details: {
+            displayName: input.displayName,
+            accentColor: input.accentColor,
+            logo: input.logo === undefined ? 'kept' : input.logo === null ? 'removed' : 'replaced',
+          },
+        },
+        () => setBrand(ctx.em, ctx.caller.organizationId, input, ctx.clock),
+      ),
+    ),
 });

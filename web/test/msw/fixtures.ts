@@ -24,6 +24,7 @@ export const IE_BANKS = [bank('mock-ie-aib', 'AIB', 'IE'), bank('mock-ie-boi', '
 export const hostedSession = (overrides: Partial<HostedSession> = {}): HostedSession => ({
   paymentId: 'pay_123',
   merchantName: 'Acme Shop',
+  brand: null,
   status: 'PENDING',
   flowType: 'HOSTED_PAGES',
   amount: { value: '1234.5', currency: 'GBP' },
@@ -42,6 +43,7 @@ export const hostedSession = (overrides: Partial<HostedSession> = {}): HostedSes
 export const mockBankSession = (overrides: Partial<MockBankSession> = {}): MockBankSession => ({
   paymentId: 'pay_123',
   merchantName: 'Acme Shop',
+  brand: null,
   status: 'AUTHORIZING',
   amount: { value: '25.00', currency: 'EUR' },
   payee: { accountName: 'Acme Ltd' },

@@ -7,6 +7,7 @@ import { Invitation } from './invitation.entity.ts';
 import { MailDelivery } from './mail-delivery.entity.ts';
 import { ObieAuthorization, ObieAuthorizationRequest } from './obie-authorization.entity.ts';
 import { Organization } from './organization.entity.ts';
+import { OrganizationBrand } from './organization-brand.entity.ts';
 import { OrganizationProvider } from './organization-provider.entity.ts';
 import { Payment } from './payment.entity.ts';
 import { PaymentCount } from './payment-count.entity.ts';
@@ -20,6 +21,7 @@ import { RateLimitWindow } from './rate-limit-window.entity.ts';
 export const ENTITIES = [
   Organization,
   OrganizationProvider,
+  OrganizationBrand,
   ApiKey,
   Payment,
   PaymentHistory,
@@ -49,6 +51,7 @@ export {
   ObieAuthorization,
   ObieAuthorizationRequest,
   Organization,
+  OrganizationBrand,
   OrganizationProvider,
   Payment,
   PaymentCount,

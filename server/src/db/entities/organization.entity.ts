@@ -25,6 +25,11 @@ export const Organization = defineEntity({
     budgetWaits: p.integer().nullable(),
     /** Every member must sign in with two-step verification (set by a member who uses it). */
     requireTwoStep: p.boolean().default(false),
+    /**
+     * When an operator verified who this merchant is (`org:verify`): only then do its customer
+     * pages show its brand (organization_brand), so a free sign-up cannot dress a page on our domain.
+     */
+    verifiedAt: p.datetime().nullable(),
   },
 });
 export type Organization = InferEntity<typeof Organization>;

@@ -34,6 +34,7 @@ import { Migration20261128092000_team_changes_ask_again } from './Migration20261
 import { Migration20261128093000_obie_notifications_seen } from './Migration20261128093000_obie_notifications_seen.ts';
 import { Migration20261128094000_hot_table_analyze } from './Migration20261128094000_hot_table_analyze.ts';
 import { Migration20261128100000_bulk_counts_per_statement } from './Migration20261128100000_bulk_counts_per_statement.ts';
+import { Migration20261128110000_organization_brand } from './Migration20261128110000_organization_brand.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -114,4 +115,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261128100000_bulk_counts_per_statement',
     class: Migration20261128100000_bulk_counts_per_statement,
   },
+  { name: 'Migration20261128110000_organization_brand', class: Migration20261128110000_organization_brand },
 ];

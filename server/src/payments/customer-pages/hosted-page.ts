@@ -19,6 +19,7 @@ import {
 } from '@pis/shared';
 import type { z } from 'zod';
 import { customerLink } from '../../links/customer-links.ts';
+import { pageBrand } from '../../organizations/brand.ts';
 import type { PaymentEvent } from '../apply-payment-event.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
 import { claimedProviderCall } from '../provider-claims.ts';
@@ -38,6 +39,7 @@ export async function hostedSession(deps: PaymentsDeps, token: string): Promise<
   const countries = bankCountries(context);
   return {
     ...paymentSummary(record, organization.name, claims),
+    brand: await pageBrand(deps.em, organization),
     flowType: record.flowType,
     bank,
     countries,

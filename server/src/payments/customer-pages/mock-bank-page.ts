@@ -9,6 +9,7 @@ import {
   merchantReturnUrl,
   type RejectReason,
 } from '@pis/shared';
+import { pageBrand } from '../../organizations/brand.ts';
 import type { AppliedEvent } from '../apply-payment-event.ts';
 import { approveAtMockBank, rejectAtMockBank } from '../mock-bank-decisions.ts';
 import type { PaymentsDeps } from '../payments-deps.ts';
@@ -23,6 +24,7 @@ export async function mockBankSession(deps: PaymentsDeps, token: string): Promis
   const context = { approvedProviders: organization.approvedProviders, baseUrl: deps.config.publicBaseUrl };
   return {
     ...paymentSummary(record, organization.name, claims),
+    brand: await pageBrand(deps.em, organization),
     bank: record.bankId ? (findBank(record.bankId, context) ?? null) : null,
     scenario: {
       preset: record.mockBank?.preset ?? 'instant',
