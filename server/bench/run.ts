@@ -9,6 +9,7 @@ import { type Goal, printGoals } from './goals.ts';
 import { type LiveReadsResult, measureLiveReads } from './live-reads.ts';
 import type { LoadSpec } from './load.ts';
 import { runLoad } from './load-runner.ts';
+import { type MixedLoadResult, measureMixedLoad, mixedLoadGoals, printMixedLoad } from './mixed-load.ts';
 import { measureObie, type ObieResult, printObie } from './obie.ts';
 import { type CostRow, measureOperationsCosts, printOperationsCosts } from './operations-costs.ts';
 import { runScaleBench } from './scale.ts';
@@ -101,8 +102,8 @@ const scale = process.argv.includes('--scale');
 const liveOnly = process.argv.includes('--live-only');
 // `npm run bench -- --http-only` measures only create and get against the baseline.
 const httpOnly = process.argv.includes('--http-only');
-/** Ends the run after the obie measure (`--obie-only`). */
-class ObieOnly extends Error {}
+/** Ends the run after a measure taken alone (`--obie-only`, `--mixed-only`). */
+class TakenAlone extends Error {}
 // `npm run bench -- --obie` adds the obie provider through the sandbox bank (bench/obie.ts);
 // `--obie-only` measures only that.
 const obieOnly = process.argv.includes('--obie-only');
@@ -120,6 +121,11 @@ const serviceEnv = Object.fromEntries(
     .filter(Boolean)
     .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
+// The service in a process of its own under a merchant's mix for `--mixed-minutes` (10): memory
+// budgets and the ceiling of one database (bench/mixed-load.ts); alone with `--mixed-only`.
+const mixedOnly = process.argv.includes('--mixed-only');
+const mixedMinutes = Number(argument('--mixed-minutes') ?? 10);
+let mixed: MixedLoadResult | undefined;
 // `--burst-only` measures only the GET before and right after a burst of creates (item 3).
 const burstOnly = process.argv.includes('--burst-only');
 const rows: Row[] = [];
@@ -129,8 +135,9 @@ let lag: LagResult | undefined;
 let live: LiveReadsResult | undefined;
 let obie: ObieResult | undefined;
 try {
+  if (mixedOnly) mixed = await measureMixedLoad(throwaway, mixedMinutes);
   if (withObie) obie = await measureObie(throwaway);
-  if (obieOnly) throw new ObieOnly();
+  if (obieOnly || mixedOnly) throw new TakenAlone();
   const baselineUrl = await throwaway.createDatabase('baseline');
   const serviceDatabaseUrl = await throwaway.createDatabase('service');
 
@@ -161,8 +168,11 @@ try {
   } finally {
     await service.close();
   }
+  // With the in-process service closed: the service in its own process, as deployed.
+  const fullRun = !scale && !liveOnly && !costsOnly && !burstOnly && !httpOnly && !lagOnly;
+  if (fullRun) mixed = await measureMixedLoad(throwaway, mixedMinutes);
 } catch (error) {
-  if (!(error instanceof ObieOnly)) throw error;
+  if (!(error instanceof TakenAlone)) throw error;
 } finally {
   await throwaway.stop();
 }
@@ -170,7 +180,15 @@ try {
 const withCluster =
   !process.argv.includes('--no-cluster') &&
   (process.argv.includes('--cluster') ||
-    (!scale && !liveOnly && !httpOnly && !costsOnly && !lagOnly && !obieOnly && clusterPackagesInstalled()));
+    (!scale &&
+      !liveOnly &&
+      !httpOnly &&
+      !costsOnly &&
+      !lagOnly &&
+      !obieOnly &&
+      !mixedOnly &&
+      !burstOnly &&
+      clusterPackagesInstalled()));
 const cluster = withCluster ? await measureCluster({ payments: clusterPayments }) : undefined;
 if (obie) printObie(obie);
 if (rows.length > 0) print(rows);
@@ -211,12 +229,14 @@ if (live) {
       `${reads.polling} on the spec's schedule (${reads.pollingSeconds} s)`,
   );
 }
+if (mixed) printMixedLoad(mixed);
 if (cluster) printCluster(cluster);
 if (!scale && !obieOnly)
   printGoals([
     ...rows.flatMap(goalsOf),
     ...(lag ? lagGoals(lag) : []),
     ...(burst ? burstGoals(burst) : []),
+    ...(mixed ? mixedLoadGoals(mixed) : []),
     ...(live ? liveGoals(live) : []),
     ...(cluster ? clusterGoals(cluster) : []),
   ]);
