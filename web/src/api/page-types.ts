@@ -34,6 +34,8 @@ export type ScenarioPreset = MockPreset;
 export type Amount = HostedSession['amount'];
 export type Payee = HostedSession['payee'];
 export type MockBankScenario = MockBankSession['scenario'];
+/** A verified merchant's brand on its customer pages (null until the operator verified it). */
+export type PageBrand = NonNullable<HostedSession['brand']>;
 
 /** The timing the customer picked: a preset, or a number of seconds (which overrides presets). */
 export type ChosenScenario =

@@ -8,6 +8,7 @@ import { FormProblem, fieldLabel } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
+import { BrandSettings } from './BrandSettings.tsx';
 
 /** `/dashboard/settings`: the organization's allowed return origins. */
 export const SettingsPage = () => {
@@ -28,6 +29,7 @@ export const SettingsPage = () => {
         {result.state === 'failed' ? <LoadProblem error={result.error} onRetry={reload} /> : null}
         {result.state === 'ready' ? <ReturnOriginsForm stored={result.data} /> : null}
       </section>
+      <BrandSettings />
       <AccountSecurity />
       <TwoStepSettings />
     </DashboardShell>

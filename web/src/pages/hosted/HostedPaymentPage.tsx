@@ -50,7 +50,7 @@ const HostedPayment = ({ token, session, reload }: HostedPaymentProps) => {
   const [choosing, setChoosing] = useState<Bank | null>(null);
   const [leaving, setLeaving] = useState<{ bank: Bank; url: string } | null>(null);
   const [problem, setProblem] = useState<PageError | null>(null);
-  const title = `Pay ${session.merchantName}`;
+  const title = `Pay ${session.brand?.displayName || session.merchantName}`;
 
   const choose = async (bank: Bank) => {
     setChoosing(bank);
@@ -73,7 +73,13 @@ const HostedPayment = ({ token, session, reload }: HostedPaymentProps) => {
   if (problem && LINK_ENDING.has(problem.kind)) return <ErrorView error={problem} link="hosted" />;
 
   const frame = (children: ReactNode) => (
-    <PageShell variant="hosted" brand={session.merchantName} title={title} testPayment={session.testPayment}>
+    <PageShell
+      variant="hosted"
+      brand={session.merchantName}
+      merchant={session.brand}
+      title={title}
+      testPayment={session.testPayment}
+    >
       {children}
     </PageShell>
   );

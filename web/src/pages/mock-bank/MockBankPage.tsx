@@ -6,6 +6,7 @@ import { pagesApi } from '../../api/pages-api.ts';
 import { useLoad } from '../../api/use-load.ts';
 import { bankName } from '../../components/BankLogo.tsx';
 import { Heading } from '../../components/Heading.tsx';
+import { MerchantMark } from '../../components/MerchantMark.tsx';
 import { PageShell } from '../../components/PageShell.tsx';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
 import { formatAmount } from '../../format/money.ts';
@@ -77,6 +78,7 @@ const MockBank = ({ token, session, reload }: MockBankProps) => {
 
   const frame = (title: string, children: ReactNode) => (
     <PageShell variant="bank" brand={brand} title={`${title} · ${brand}`}>
+      <MerchantMark brand={session.brand} name={session.merchantName} />
       {children}
     </PageShell>
   );
