@@ -1,6 +1,7 @@
 export * from './accounts.ts';
 export * from './bank-catalogue.ts';
 export * from './banks.ts';
+export * from './console.ts';
 export * from './create-rules.ts';
 export * from './dashboard.ts';
 export * from './errors.ts';

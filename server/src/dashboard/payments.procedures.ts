@@ -7,11 +7,13 @@ import {
   DashboardRejectInput,
   ListPaymentsQuery,
   NewCustomerLink,
+  NewPaymentOptions,
   Payment,
   PaymentIdInput,
   PaymentList,
   SandboxAdvanceRequest,
 } from '@pis/shared';
+import { z } from 'zod';
 import { roleAllows } from '../accounts/roles.ts';
 import { waitingRead } from '../http/live-read.ts';
 import { audited } from '../observability/audit-log.ts';
@@ -29,6 +31,7 @@ import {
   supportMutation,
   withPaymentWriteBudget,
 } from './dashboard-procedures.ts';
+import { newPaymentOptions } from './new-payment-options.ts';
 
 /**
  * The dashboard's payment writes spend the organization's API write budget, as its keys' writes
@@ -50,6 +53,12 @@ export const paymentsRouter = router({
     .mutation(({ ctx, input }) =>
       createPayment(paymentsDeps(ctx), ctx.caller, input.payment, input.idempotencyKey),
     ),
+
+  /** What New payment may offer in the session's mode: providers, their banks, or why none. */
+  options: sessionQuery
+    .input(z.void())
+    .output(NewPaymentOptions)
+    .query(({ ctx }) => newPaymentOptions(paymentsDeps(ctx), ctx.caller)),
 
   list: sessionQuery
     .input(ListPaymentsQuery)

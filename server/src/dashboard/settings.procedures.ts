@@ -1,10 +1,20 @@
-import { ReturnOriginSettings, SetReturnOriginsInput } from '@pis/shared';
+import {
+  OrganizationBudgets,
+  ReturnOriginSettings,
+  SavedPayee,
+  SavedPayeeIdInput,
+  SavedPayeeList,
+  SavePayeeInput,
+  SetReturnOriginsInput,
+} from '@pis/shared';
 import { z } from 'zod';
 import { audited } from '../observability/audit-log.ts';
 import { BrandInput, BrandSettings, brandSettings, setBrand } from '../organizations/brand.ts';
 import { allowedReturnOrigins, setAllowedReturnOrigins } from '../organizations/return-origins.ts';
+import { listSavedPayees, removeSavedPayee, savePayee } from '../organizations/saved-payees.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+import { organizationBudgets } from './organization-budgets.ts';
 
 /**
  * The settings page: the organization's allowed return origins, through the same domain
@@ -53,5 +63,42 @@ export const settingsRouter = router({
         },
         () => setBrand(ctx.em, ctx.caller.organizationId, input, ctx.clock),
       ),
+    ),
+
+  /** Saved payee accounts (the merchant's own), chosen in New payment (issue 34 item 10). */
+  payees: sessionQuery
+    .input(z.void())
+    .output(SavedPayeeList)
+    .query(async ({ ctx }) => ({ payees: await listSavedPayees(ctx.em, ctx.caller.organizationId) })),
+
+  savePayee: sessionMutation
+    .input(SavePayeeInput)
+    .output(SavedPayee)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        (saved) => ({ action: 'settings.changed', target: 'savedPayees', details: { added: saved.id } }),
+        () => savePayee(ctx.em, ctx.caller.organizationId, input, ctx.clock),
+      ),
+    ),
+
+  removePayee: sessionMutation
+    .input(SavedPayeeIdInput)
+    .output(z.object({ removed: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await audited(
+        ctx,
+        { action: 'settings.changed', target: 'savedPayees', details: { removed: input.payeeId } },
+        () => removeSavedPayee(ctx.em, ctx.caller.organizationId, input.payeeId),
+      );
+      return { removed: true as const };
+    }),
+
+  /** The organization's API budgets and the current window's use (issue 34 item 12). */
+  budgets: sessionQuery
+    .input(z.void())
+    .output(OrganizationBudgets)
+    .query(({ ctx }) =>
+      organizationBudgets(ctx.em, ctx.config.rateLimits, ctx.caller.organizationId, ctx.session.budgets),
     ),
 });

@@ -110,3 +110,30 @@ function checkWindow(windowSeconds: number): void {
 export async function purgeRateLimitWindows(em: EntityManager, now: Date): Promise<number> {
   return em.fork().nativeDelete(RateLimitWindow, { resetsAt: { $lte: now } });
 }
+
+/**
+ * How many hits `key` has in its current window, without counting one (the dashboard's budgets):
+ * 0 and the whole window when the key has no window running now. The database's clock, as counting uses.
+ */
+export async function peekRateLimit(
+  em: EntityManager,
+  key: string,
+  windowSeconds: number,
+): Promise<{ used: number; resetSeconds: number }> {
+  checkWindow(windowSeconds);
+  const rows = await em
+    .fork()
+    .getConnection()
+    .execute<{ hits: number; reset_seconds: number }[]>(
+      `select hits, least(ceil(extract(epoch from resets_at - statement_timestamp()))::int, ?::int) as reset_seconds
+       from rate_limit_window where key = ? and resets_at > statement_timestamp()`,
+      [
+        windowSeconds,
+        key.length <= KEY_COLUMN_LENGTH ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`,
+      ],
+    );
+  const row = rows[0];
+  return row
+    ? { used: Number(row.hits), resetSeconds: Math.max(1, Number(row.reset_seconds)) }
+    : { used: 0, resetSeconds: windowSeconds };
+}

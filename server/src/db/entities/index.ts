@@ -16,6 +16,7 @@ import { PaymentDayVolume } from './payment-day-volume.entity.ts';
 import { PaymentHistory } from './payment-history.entity.ts';
 import { ProviderClaim } from './provider-claim.entity.ts';
 import { RateLimitWindow } from './rate-limit-window.entity.ts';
+import { SavedPayee } from './saved-payee.entity.ts';
 
 /** Every entity the ORM knows. A new entity is one import and one entry here (plus its migration). */
 export const ENTITIES = [
@@ -38,6 +39,7 @@ export const ENTITIES = [
   AccountToken,
   MailDelivery,
   Invitation,
+  SavedPayee,
 ];
 
 export {
@@ -60,4 +62,5 @@ export {
   PaymentHistory,
   ProviderClaim,
   RateLimitWindow,
+  SavedPayee,
 };

@@ -35,6 +35,7 @@ import { Migration20261128093000_obie_notifications_seen } from './Migration2026
 import { Migration20261128094000_hot_table_analyze } from './Migration20261128094000_hot_table_analyze.ts';
 import { Migration20261128100000_bulk_counts_per_statement } from './Migration20261128100000_bulk_counts_per_statement.ts';
 import { Migration20261128110000_organization_brand } from './Migration20261128110000_organization_brand.ts';
+import { Migration20261128120000_saved_payees } from './Migration20261128120000_saved_payees.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -116,4 +117,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261128100000_bulk_counts_per_statement,
   },
   { name: 'Migration20261128110000_organization_brand', class: Migration20261128110000_organization_brand },
+  { name: 'Migration20261128120000_saved_payees', class: Migration20261128120000_saved_payees },
 ];

@@ -24,6 +24,10 @@ export type PaymentView = Outputs['payments']['get'];
 export type NewPaymentInput = Inputs['payments']['create'];
 export type CreatedPayment = Outputs['payments']['create'];
 export type QuickStart = Outputs['quickStart'];
+export type NewPaymentOptions = Outputs['payments']['options'];
+export type SavedPayee = Outputs['settings']['payees']['payees'][number];
+export type SavePayeeInput = Inputs['settings']['savePayee'];
+export type OrganizationBudgets = Outputs['settings']['budgets'];
 
 /** Every call the dashboard makes: session-authenticated procedures, never an API key. */
 export const dashboardApi = {
@@ -48,6 +52,9 @@ export const dashboardApi = {
   /** With `wait` (the last answer's etag): held by the server until the payment changes, or `waitSeconds`. */
   payment: (paymentId: string, signal?: AbortSignal, wait?: { ifNoneMatch: string; waitSeconds: number }) =>
     dashboardTrpc.dashboard.payments.get.query({ paymentId, ...wait }, { signal }),
+  /** What New payment may offer in the session's mode (providers, their banks, or why none). */
+  newPaymentOptions: (signal?: AbortSignal) =>
+    dashboardTrpc.dashboard.payments.options.query(undefined, { signal }),
   /** The REST create (same schema, same domain function); `idempotencyKey` is made once per form. */
   createPayment: (input: NewPaymentInput) => dashboardTrpc.dashboard.payments.create.mutate(input),
   cancel: (paymentId: string) => dashboardTrpc.dashboard.payments.cancel.mutate({ paymentId }),
@@ -60,6 +67,12 @@ export const dashboardApi = {
   /** A test clock: the payment's own clock `seconds` ahead. */
   advance: (paymentId: string, seconds: number) =>
     dashboardTrpc.dashboard.payments.advance.mutate({ paymentId, seconds }),
+
+  payees: async (signal?: AbortSignal) =>
+    (await dashboardTrpc.dashboard.settings.payees.query(undefined, { signal })).payees,
+  savePayee: (input: SavePayeeInput) => dashboardTrpc.dashboard.settings.savePayee.mutate(input),
+  removePayee: (payeeId: string) => dashboardTrpc.dashboard.settings.removePayee.mutate({ payeeId }),
+  budgets: (signal?: AbortSignal) => dashboardTrpc.dashboard.settings.budgets.query(undefined, { signal }),
 
   returnOrigins: async (signal?: AbortSignal) =>
     (await dashboardTrpc.dashboard.settings.returnOrigins.query(undefined, { signal })).allowedReturnOrigins,

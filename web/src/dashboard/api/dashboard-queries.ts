@@ -25,6 +25,21 @@ export const dashboardQueries = {
       queryKey: ['dashboard.apiKeys.list'],
       queryFn: ({ signal }) => dashboardApi.apiKeys(signal),
     }),
+  newPaymentOptions: () =>
+    queryOptions({
+      queryKey: ['dashboard.payments.options'],
+      queryFn: ({ signal }) => dashboardApi.newPaymentOptions(signal),
+    }),
+  payees: () =>
+    queryOptions({
+      queryKey: ['dashboard.settings.payees'],
+      queryFn: ({ signal }) => dashboardApi.payees(signal),
+    }),
+  budgets: () =>
+    queryOptions({
+      queryKey: ['dashboard.settings.budgets'],
+      queryFn: ({ signal }) => dashboardApi.budgets(signal),
+    }),
   payments: (query: PaymentListQuery) =>
     queryOptions({
       queryKey: ['dashboard.payments.list', query],

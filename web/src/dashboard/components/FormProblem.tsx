@@ -47,6 +47,12 @@ const FIELD_LABELS: Record<string, string> = {
   'payment.toAccount.accountNumber': 'Account number',
   'payment.toAccount.iban': 'IBAN',
   'payment.reference': 'Reference',
+  'payment.bankId': 'Bank',
+  'account.accountName': 'Payee name',
+  'account.sortCode': 'Sort code',
+  'account.accountNumber': 'Account number',
+  'account.iban': 'IBAN',
+  label: 'Label',
   'payment.mockBank.completeAfterSeconds': 'Seconds',
 };
 

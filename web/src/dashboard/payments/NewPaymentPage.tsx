@@ -1,13 +1,23 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Heading } from '../../components/Heading.tsx';
+import { LoadingStatus } from '../../components/Skeleton.tsx';
 import { type ScenarioChoice, ScenarioPanel, toScenario } from '../../pages/mock-bank/ScenarioPanel.tsx';
-import { type CreatedPayment, dashboardApi, type NewPaymentInput } from '../api/dashboard-api.ts';
+import {
+  type CreatedPayment,
+  dashboardApi,
+  type NewPaymentInput,
+  type NewPaymentOptions,
+  type SavedPayee,
+} from '../api/dashboard-api.ts';
+import { dashboardQueries } from '../api/dashboard-queries.ts';
 import { FormProblem, fieldError } from '../components/FormProblem.tsx';
+import { LoadProblem } from '../components/LoadProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
+import { useDashboardQuery } from '../session/use-dashboard-query.ts';
 import { PaymentLinkCard } from './PaymentLinkCard.tsx';
 
 /** Mock bank's provider code (shared's MOCK_PROVIDER; its runtime would bring zod into the chunk). */
@@ -62,22 +72,67 @@ export const NewPaymentPage = () => {
             Creates a payment and a link for your customer: send it by message, or show its QR code at the
             counter.
           </p>
-          <NewPaymentForm key={formKey} idempotencyKey={formKey} onCreated={setCreated} />
+          <NewPaymentChoices formKey={formKey} onCreated={setCreated} />
         </>
       )}
     </DashboardShell>
   );
 };
 
+/**
+ * The form once it knows what it may offer in the session's mode (a live session: no Mock bank,
+ * no practice bank) and the saved payees; with nothing to offer, it says why and whom to ask.
+ */
+const NewPaymentChoices = ({
+  formKey,
+  onCreated,
+}: {
+  formKey: string;
+  onCreated: (created: CreatedPayment) => void;
+}) => {
+  const options = useDashboardQuery(dashboardQueries.newPaymentOptions());
+  const payees = useDashboardQuery(dashboardQueries.payees());
+  if (options.result.state === 'failed') {
+    return <LoadProblem error={options.result.error} onRetry={options.reload} />;
+  }
+  if (payees.result.state === 'failed')
+    return <LoadProblem error={payees.result.error} onRetry={payees.reload} />;
+  if (options.result.state === 'loading' || payees.result.state === 'loading') {
+    return <LoadingStatus label="Loading the form…" />;
+  }
+  const offered = options.result.data;
+  if (offered.providers.length === 0) {
+    return (
+      <section className="section" aria-labelledby="nothing-yet-heading">
+        <h2 id="nothing-yet-heading" className="subheading">
+          {offered.mode === 'live' ? 'No live payments yet' : 'No payments can be made yet'}
+        </h2>
+        <p>{offered.unavailable}</p>
+      </section>
+    );
+  }
+  return (
+    <NewPaymentForm
+      key={formKey}
+      idempotencyKey={formKey}
+      options={offered}
+      payees={payees.result.data}
+      onCreated={onCreated}
+    />
+  );
+};
+
 interface NewPaymentFormProps {
   idempotencyKey: string;
+  options: NewPaymentOptions;
+  payees: SavedPayee[];
   onCreated: (created: CreatedPayment) => void;
 }
 
-const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
+const NewPaymentForm = ({ idempotencyKey, options, payees, onCreated }: NewPaymentFormProps) => {
   const ids = useId();
   const { organization } = useSession();
-  const providers = organization.approvedProviders;
+  const providers = options.providers;
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState<string>('GBP');
   const [payee, setPayee] = useState<Payee>('uk');
@@ -86,12 +141,39 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
   const [accountNumber, setAccountNumber] = useState('');
   const [iban, setIban] = useState('');
   const [reference, setReference] = useState('');
-  const [flow, setFlow] = useState<Flow>('HOSTED_PAGES');
-  const [provider, setProvider] = useState(providers.includes(MOCK) ? MOCK : (providers[0] ?? MOCK));
+  const [flow, setFlow] = useState<Flow>(options.hostedPages ? 'HOSTED_PAGES' : 'API_ONLY');
+  const [provider, setProvider] = useState(
+    providers.some((entry) => entry.code === MOCK) ? MOCK : (providers[0]?.code ?? MOCK),
+  );
+  const chosen = providers.find((entry) => entry.code === provider);
+  const banks = chosen?.banks ?? [];
+  const [bankId, setBankId] = useState('');
+  // "Straight to the bank" with a real provider: its one bank is taken, else the merchant picks one.
+  const bankNeeded = flow === 'API_ONLY' && (chosen?.needsBank ?? false);
+  const bank = banks.length === 1 ? banks[0]?.id : bankId;
+  const [savedPayee, setSavedPayee] = useState('');
   const [scenario, setScenario] = useState<ScenarioChoice>({ kind: 'preset', preset: 'instant' });
   const [scenarioInvalid, setScenarioInvalid] = useState(false);
   const { run, pending, error } = useDashboardAction(dashboardApi.createPayment);
   const problem = (field: (typeof FIELDS)[number]) => fieldError(error, field);
+
+  // A saved payee fills the payee's fields (still editable: a one-off change is the merchant's).
+  const choosePayee = (payeeId: string) => {
+    setSavedPayee(payeeId);
+    const saved = payees.find((entry) => entry.id === payeeId);
+    if (!saved) return;
+    setAccountName(saved.account.accountName);
+    if (saved.account.iban) {
+      setPayee('iban');
+      setIban(saved.account.iban);
+    } else {
+      setPayee('uk');
+      setSortCode(saved.account.sortCode ?? '');
+      setAccountNumber(saved.account.accountNumber ?? '');
+    }
+  };
+  // The API names the bank by its field; the form says it in its own words.
+  const bankProblem = fieldError(error, 'payment.bankId') ? 'Choose the customer’s bank' : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -107,6 +189,7 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
       ...(reference.trim() ? { reference: reference.trim() } : {}),
       flowType: flow,
       provider,
+      ...(bankNeeded && bank ? { bankId: bank } : {}),
       ...(mockBank ? { mockBank } : {}),
     };
     const done = await run({ payment, idempotencyKey });
@@ -144,6 +227,23 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
 
       <fieldset className="panel">
         <legend>Payee (who gets paid)</legend>
+        {payees.length > 0 ? (
+          <div className="field">
+            <label htmlFor={`${ids}-saved-payee`}>Saved payee</label>
+            <select
+              id={`${ids}-saved-payee`}
+              value={savedPayee}
+              onChange={(event) => choosePayee(event.target.value)}
+            >
+              <option value="">Enter the account below</option>
+              {payees.map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
         <TextField
           label="Payee name"
           value={accountName}
@@ -219,17 +319,19 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
 
       <fieldset className="panel">
         <legend>How the customer pays</legend>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`${ids}-flow`}
-            checked={flow === 'HOSTED_PAGES'}
-            onChange={() => setFlow('HOSTED_PAGES')}
-          />
-          <span>
-            They choose their bank <span className="muted">· our page lists the banks</span>
-          </span>
-        </label>
+        {options.hostedPages ? (
+          <label className="choice">
+            <input
+              type="radio"
+              name={`${ids}-flow`}
+              checked={flow === 'HOSTED_PAGES'}
+              onChange={() => setFlow('HOSTED_PAGES')}
+            />
+            <span>
+              They choose their bank <span className="muted">· our page lists the banks</span>
+            </span>
+          </label>
+        ) : null}
         <label className="choice">
           <input
             type="radio"
@@ -251,12 +353,42 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
             value={provider}
             onChange={(event) => setProvider(event.target.value)}
           >
-            {providers.map((code) => (
-              <option key={code} value={code}>
-                {code === MOCK ? 'Mock bank (test, no money moves)' : code}
+            {providers.map((entry) => (
+              <option key={entry.code} value={entry.code}>
+                {entry.code === MOCK ? 'Mock bank (test, no money moves)' : entry.name}
               </option>
             ))}
           </select>
+        </div>
+      ) : null}
+      {bankNeeded && banks.length === 1 ? (
+        <p className="new-payment__bank">
+          Bank: <strong>{banks[0]?.name}</strong>{' '}
+          <span className="muted">· the only bank {chosen?.name} reaches here</span>
+        </p>
+      ) : null}
+      {bankNeeded && banks.length > 1 ? (
+        <div className="field">
+          <label htmlFor={`${ids}-bank`}>Customer’s bank</label>
+          <select
+            id={`${ids}-bank`}
+            value={bankId}
+            aria-invalid={bankProblem ? true : undefined}
+            aria-describedby={bankProblem ? `${ids}-bank-error` : undefined}
+            onChange={(event) => setBankId(event.target.value)}
+          >
+            <option value="">Choose a bank</option>
+            {banks.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.name}
+              </option>
+            ))}
+          </select>
+          {bankProblem ? (
+            <p id={`${ids}-bank-error`} className="field__error">
+              {bankProblem}
+            </p>
+          ) : null}
         </div>
       ) : null}
       {provider === MOCK ? (
@@ -268,7 +400,7 @@ const NewPaymentForm = ({ idempotencyKey, onCreated }: NewPaymentFormProps) => {
         />
       ) : null}
 
-      <FormProblem error={error} fields={FIELDS} />
+      <FormProblem error={error} fields={[...FIELDS, 'payment.bankId']} />
       <button type="submit" className="button button--primary" disabled={pending}>
         {pending ? 'Creating…' : 'Create payment and link'}
       </button>

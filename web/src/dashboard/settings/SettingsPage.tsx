@@ -9,6 +9,8 @@ import { LoadProblem } from '../components/LoadProblem.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useDashboardAction, useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { BrandSettings } from './BrandSettings.tsx';
+import { OrganizationId } from './OrganizationId.tsx';
+import { SavedPayees } from './SavedPayees.tsx';
 
 /** `/dashboard/settings`: the organization's allowed return origins. */
 export const SettingsPage = () => {
@@ -16,6 +18,7 @@ export const SettingsPage = () => {
   return (
     <DashboardShell title="Settings">
       <Heading>Settings</Heading>
+      <OrganizationId />
       <section aria-labelledby="return-origins-heading" className="section">
         <h2 id="return-origins-heading" className="subheading">
           Allowed return origins
@@ -29,6 +32,7 @@ export const SettingsPage = () => {
         {result.state === 'failed' ? <LoadProblem error={result.error} onRetry={reload} /> : null}
         {result.state === 'ready' ? <ReturnOriginsForm stored={result.data} /> : null}
       </section>
+      <SavedPayees />
       <BrandSettings />
       <AccountSecurity />
       <TwoStepSettings />
