@@ -8,7 +8,18 @@ import { renderAt } from './render-at.tsx';
 
 /** The organization's list as the server holds it, and what the page sent. */
 const originServer = (initial: string[] = []) => {
-  const state = { origins: initial, sent: [] as unknown[], csrf: [] as unknown[] };
+  const state = {
+    origins: initial,
+    sent: [] as unknown[],
+    csrf: [] as unknown[],
+    brand: {
+      verified: false,
+      displayName: null as string | null,
+      accentColor: null as string | null,
+      logoUrl: null,
+    },
+    brandSent: [] as Record<string, unknown>[],
+  };
   server.use(
     signedIn(),
     trpcQuery('dashboard.settings.returnOrigins', () => ({ allowedReturnOrigins: state.origins })),
@@ -18,6 +29,17 @@ const originServer = (initial: string[] = []) => {
       requiredByOrganization: false,
       recoveryCodesLeft: 0,
     })),
+    // The page's brand section (its own tests below, server/test/organizations/brand.test.ts, e2e).
+    trpcQuery('dashboard.settings.brand', () => state.brand),
+    trpcMutation('dashboard.settings.setBrand', (input) => {
+      state.brandSent.push(input);
+      state.brand = {
+        ...state.brand,
+        displayName: input.displayName as string | null,
+        accentColor: input.accentColor as string | null,
+      };
+      return state.brand;
+    }),
     trpcMutation('dashboard.settings.setReturnOrigins', (input, request) => {
       state.sent.push(input);
       state.csrf.push(request.headers.get('x-csrf-token'));
@@ -80,8 +102,14 @@ describe('settings page', () => {
     await user.clear(box);
     await user.type(box, 'https://ok.example{Enter}shop.example');
     await user.click(screen.getByRole('button', { name: 'Save return origins' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Validation failed');
+    // The page has several forms, each with its own alert: this one's says what failed.
+    const alert = await waitFor(() => {
+      const found = screen
+        .getAllByRole('alert')
+        .find((each) => each.textContent?.includes('Validation failed'));
+      if (!found) throw new Error('no alert about the origins yet');
+      return found;
+    });
     expect(alert.textContent).toContain('Line 2: must be an origin');
     await waitFor(() => expect(box.getAttribute('aria-invalid')).toBe('true'));
     const described = (box.getAttribute('aria-describedby') ?? '').split(' ');
@@ -90,5 +118,26 @@ describe('settings page', () => {
     expect((box as HTMLTextAreaElement).value).toBe('https://ok.example\nshop.example');
     expect(state.origins).toEqual(['https://kept.example']);
     expect(screen.getByText('Now: 1 origin, https://kept.example.')).toBeTruthy();
+  });
+
+  it('Brand: says it shows once verified, sends what was typed, keeps a logo over 64 KB from being sent', async () => {
+    const user = userEvent.setup();
+    const state = originServer();
+    renderAt('/dashboard/settings');
+    expect((await screen.findByTestId('brand-status')).textContent).toMatch(
+      /once the service’s operator has verified/,
+    );
+    await user.type(screen.getByLabelText('Display name (optional)'), 'Corner Café');
+    await user.type(screen.getByLabelText(/^Accent colour/), '#7a1f5c');
+    expect(screen.getByText(/this one has 8\.\d:1/)).toBeTruthy();
+    const huge = new File([new Uint8Array(5 * 1024 * 1024)], 'huge.png', { type: 'image/png' });
+    await user.upload(screen.getByLabelText(/^Logo/), huge);
+    expect(
+      await screen.findByText('The file is 5.0 MB: a logo may be at most 64 KB. Nothing was saved.'),
+    ).toBeTruthy();
+    // Saved without it: the file never left the page.
+    await user.click(screen.getByRole('button', { name: 'Save brand' }));
+    expect(await screen.findByText('Brand saved.')).toBeTruthy();
+    expect(state.brandSent).toEqual([{ displayName: 'Corner Café', accentColor: '#7a1f5c' }]);
   });
 });

@@ -8,18 +8,21 @@ interface CustomerLinkShareProps {
   amount: string;
   /** What the merchant should know about the link's life, under the buttons. */
   children?: ReactNode;
+  /** False where the page shows the code itself, larger (New payment's counter card). */
+  showQr?: boolean;
 }
 
 /**
  * A customer link to copy into a message, to open, or to show as a QR code at a counter. One
  * component for "New payment" and "New customer link", so both offer the link the same way.
  */
-export const CustomerLinkShare = ({ link, amount, children }: CustomerLinkShareProps) => {
+export const CustomerLinkShare = ({ link, amount, children, showQr = true }: CustomerLinkShareProps) => {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const [qr, setQr] = useState<string | null>(null);
 
   useEffect(() => {
     setCopied(null);
+    if (!showQr) return;
     let current = true;
     qrCodeDataUrl(link).then(
       (url) => current && setQr(url),
@@ -28,7 +31,7 @@ export const CustomerLinkShare = ({ link, amount, children }: CustomerLinkShareP
     return () => {
       current = false;
     };
-  }, [link]);
+  }, [link, showQr]);
 
   const copy = async () => {
     try {
@@ -69,7 +72,7 @@ export const CustomerLinkShare = ({ link, amount, children }: CustomerLinkShareP
         </p>
         {children}
       </div>
-      {qr ? (
+      {qr && showQr ? (
         <img
           className="payment-link__qr"
           src={qr}

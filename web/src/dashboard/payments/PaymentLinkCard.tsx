@@ -125,7 +125,7 @@ export const PaymentLinkCard = ({ created, onAnother }: PaymentLinkCardProps) =>
               Let your customer scan the code with their phone, or send them the link. It opens their payment
               page.
             </p>
-            <CustomerLinkShare link={link.url} amount={amount}>
+            <CustomerLinkShare link={link.url} amount={amount} showQr={false}>
               <p className="muted">
                 This code stays valid while the payment can be approved: a fresh link replaces it before it
                 expires. The payment expires <RelativeTime iso={created.expiresAt} /> if it is not approved.

@@ -93,7 +93,8 @@ const BrandForm = ({ stored }: { stored: BrandSettingsData }) => {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setJustSaved(false);
-    if (fileProblem) return;
+    // A refused file was never held: the stored logo stays, the rest is saved.
+    setFileProblem(null);
     const answer = await run({
       displayName: displayName.trim() === '' ? null : displayName.trim(),
       accentColor: accent.trim() === '' ? null : accent.trim(),
