@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -21,6 +21,12 @@ import type { Logger } from './logger.ts';
 import { createProvider, peerCertificate } from './oidc/provider.ts';
 import { html, page } from './pages/html.ts';
 import { registerPages } from './pages/interactions.ts';
+import { seedEuAccounts } from './xs2a/accounts.ts';
+import { loadOrCreateCa } from './xs2a/certificates.ts';
+import { writeXs2aClientConfig, type Xs2aClientFile } from './xs2a/client-config.ts';
+import { errorBody, Xs2aCode } from './xs2a/errors.ts';
+import { registerXs2aPages } from './xs2a/pages.ts';
+import { createXs2aApi, XS2A_BASE } from './xs2a/routes.ts';
 
 /**
  * The running bank: two listeners on loopback.
@@ -42,6 +48,8 @@ export interface Bank {
   faults: FaultSwitch;
   /** The ready-made client configuration for the service (also written to `client.json`). */
   clientConfig: ClientConfig;
+  /** Sandbox Bank EU (Berlin Group NextGenPSD2): its API base and the service's ready-made TPP configuration. */
+  xs2a: { baseUrl: string; clientConfig: Xs2aClientFile };
   close(): Promise<void>;
 }
 
@@ -79,6 +87,8 @@ async function startOnDatabase(
 ): Promise<Bank> {
   const { pool } = database;
   await seedAccounts(pool);
+  await seedEuAccounts(pool);
+  const xs2aCa = await loadOrCreateCa(config.dataDir);
   const port = config.port === 0 ? await freePort() : config.port;
   const apiPort = config.apiPort === 0 ? await freePort() : config.apiPort;
   const pagesUrl = `http://${config.host}:${port}`;
@@ -130,6 +140,17 @@ async function startOnDatabase(
     },
   });
   registerPages(pages, { pool, provider, pagesOrigin: pagesUrl });
+  registerXs2aPages(pages, { pool, pagesOrigin: pagesUrl, stepMs: config.stepMs });
+
+  // Sandbox Bank EU's API: its own Fastify instance, reached through the TLS host below.
+  const xs2a = await createXs2aApi({
+    pool,
+    ca: new X509Certificate(xs2aCa.certPem),
+    apiOrigin: issuer,
+    pagesUrl,
+    logger,
+  });
+  await xs2a.ready();
 
   // The provider-facing host.
   const api = Fastify({
@@ -155,7 +176,8 @@ async function startOnDatabase(
         {
           key: keys.serverKeyPem,
           cert: keys.serverCertPem,
-          ca: [keys.caCertPem],
+          // The UK face's clients' CA and Sandbox Bank EU's TPP CA; each face checks its own.
+          ca: [keys.caCertPem, xs2aCa.certPem],
           requestCert: true,
           // Checked per path below: discovery and JWKS are public, everything else needs a certificate.
           rejectUnauthorized: false,
@@ -170,16 +192,23 @@ async function startOnDatabase(
   ) => {
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
     const ob = pathname.startsWith('/open-banking/');
+    const eu = pathname.startsWith(`${XS2A_BASE}/`);
     const current = faults.current();
     if (current.throttleSeconds > 0) {
       response.setHeader('retry-after', String(current.throttleSeconds));
+      if (eu)
+        return xs2aFault(request, response, 429, Xs2aCode.AccessExceeded, 'too many requests: retry later');
       return fault(response, 429, ErrorCode.TooManyRequests, 'too many requests: retry later', ob, signer);
     }
-    if (current.outage)
+    if (current.outage) {
+      if (eu)
+        return xs2aFault(request, response, 503, Xs2aCode.ServiceUnavailable, 'the bank is unavailable');
       return fault(response, 503, ErrorCode.Unavailable, 'the bank is unavailable', ob, signer);
+    }
     if (ob && current.answers === 'error500')
       return fault(response, 500, ErrorCode.ServerError, 'the bank failed to answer', true, signer);
     if (current.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, current.slowMs));
+    if (eu) return xs2a.routing(request, response);
     if (ob) return handler(request, response);
     const publicPath = pathname === '/.well-known/openid-configuration' || pathname === '/jwks';
     if (!publicPath && !peerCertificate({ socket: request.socket }))
@@ -300,6 +329,14 @@ async function startOnDatabase(
   writeFileSync(path.join(config.dataDir, 'client.json'), `${JSON.stringify(clientConfig, null, 2)}\n`, {
     mode: 0o600,
   });
+  const xs2aBaseUrl = `${issuer}${XS2A_BASE}`;
+  const xs2aClientConfig = await writeXs2aClientConfig({
+    dataDir: config.dataDir,
+    ca: xs2aCa,
+    tppId: config.tppId,
+    baseUrl: xs2aBaseUrl,
+    tlsCaCertificatePem: keys.caCertPem,
+  });
 
   let closed: Promise<void> | undefined;
   return {
@@ -313,11 +350,12 @@ async function startOnDatabase(
     engine,
     faults,
     clientConfig,
+    xs2a: { baseUrl: xs2aBaseUrl, clientConfig: xs2aClientConfig },
     close: () => {
       closed ??= (async () => {
         clearInterval(housekeeping);
         faults.stop();
-        await Promise.allSettled([pages.close(), api.close()]);
+        await Promise.allSettled([pages.close(), api.close(), xs2a.close()]);
         pagesServer?.closeAllConnections();
         await engine.stop();
         await notifier.stop();
@@ -400,6 +438,22 @@ async function fault(
   response.setHeader('x-fapi-interaction-id', id);
   if (signed) response.setHeader('x-jws-signature', await sign(body));
   response.end(body);
+}
+
+/** Sandbox Bank EU's faults in its own error model, with the X-Request-ID echoed when it is one. */
+function xs2aFault(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  status: number,
+  code: (typeof Xs2aCode)[keyof typeof Xs2aCode],
+  text: string,
+) {
+  const given = request.headers['x-request-id'];
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  response.statusCode = status;
+  response.setHeader('content-type', 'application/json; charset=utf-8');
+  response.setHeader('x-request-id', typeof given === 'string' && uuid.test(given) ? given : randomUUID());
+  response.end(JSON.stringify(errorBody(code, text)));
 }
 
 function oauthError(response: http.ServerResponse, status: number, error: string, description: string) {

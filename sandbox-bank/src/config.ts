@@ -54,6 +54,17 @@ const EnvSchema = z.object({
   SANDBOX_BANK_EVENT_URL: z.preprocess(unset, z.string().optional()),
   /** Time between two payment steps (RCVD -> ACSP -> ACSC): 1.5 s each completes in about 3 s. */
   SANDBOX_BANK_STEP_MS: millis(1_500),
+  /** The authorisation number in the TPP certificate the bank issues for the service (Sandbox Bank EU). */
+  SANDBOX_BANK_TPP_ID: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(
+        /^PSD[A-Z]{2}-[A-Z]{2,8}-[A-Za-z0-9.-]{1,64}$/,
+        'an authorisation number like PSDDE-BAFIN-123456',
+      )
+      .default('PSDDE-BAFIN-123456'),
+  ),
   SANDBOX_BANK_LOG_LEVEL: z.preprocess(
     unset,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -77,6 +88,8 @@ export interface BankConfig {
   logLevel: LogLevel;
   /** The client id the bank registers for the service (the `obie` connection). */
   clientId: string;
+  /** Sandbox Bank EU: the authorisation number of the TPP certificate made for the service. */
+  tppId: string;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BankConfig {
     stepMs: e.SANDBOX_BANK_STEP_MS,
     logLevel: e.SANDBOX_BANK_LOG_LEVEL,
     clientId: 'pis-obie',
+    tppId: e.SANDBOX_BANK_TPP_ID,
   };
 }
 

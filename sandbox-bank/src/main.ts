@@ -31,6 +31,8 @@ const lines = [
   `  ${bank.issuer}       authorization server and PISP API (mTLS)`,
   `  ${bank.issuer}/.well-known/openid-configuration`,
   `  client config: ${path.join(config.dataDir, 'client.json')}`,
+  `  ${bank.xs2a.baseUrl}/v1/payments/sepa-credit-transfers   Sandbox Bank EU (Berlin Group NextGenPSD2 1.3.11; mTLS, signed requests)`,
+  `  TPP config: ${path.join(config.dataDir, 'xs2a-client.json')}`,
   '',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

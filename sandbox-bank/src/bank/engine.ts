@@ -1,13 +1,14 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.ts';
 import type { Logger } from '../logger.ts';
+import { stepDue as stepXs2a } from '../xs2a/payments.ts';
 import { enqueueNotification } from './notifications.ts';
 import { type PaymentStatus, stepPayment } from './payments.ts';
 
 /**
  * The payment engine: a payment's next step is a time in its row (`next_step_at`), so a
  * restart loses nothing; a loop takes the due ones (skip locked: two bank processes never step
- * the same payment). RCVD -> ACSP debits the chosen account (or RJCT/AM04 when the balance is
+ * the same payment), for both faces. RCVD -> ACSP debits the chosen account (or RJCT/AM04 when the balance is
  * short); ACSP -> ACSC settles. Every change queues an event notification in the same transaction.
  */
 export interface Engine {
@@ -63,9 +64,12 @@ export function startEngine(options: {
           await enqueueNotification(db, payment.client_id, payment.id, 'domestic-payment');
         return true;
       });
-      if (!stepped) return done;
+      if (!stepped) break;
       done += 1;
     }
+    // Sandbox Bank EU's payments: the same loop, their own table and steps (src/xs2a/payments.ts).
+    while (await inTransaction(pool, (db) => stepXs2a(db, stepMs))) done += 1;
+    return done;
   };
 
   const loop = async () => {

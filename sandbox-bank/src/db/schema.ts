@@ -77,4 +77,28 @@ create table if not exists event_notifications (
 );
 create index if not exists event_notifications_due on event_notifications (next_attempt_at)
   where delivered_at is null and given_up_at is null;
+
+-- Sandbox Bank EU (Berlin Group NextGenPSD2, src/xs2a): euro accounts beside the pound ones, and
+-- its payments. A payment holds its own SCA (one authorisation: the redirect approach).
+alter table accounts add column if not exists currency text not null default 'GBP';
+
+create table if not exists xs2a_payments (
+  id text primary key,
+  tpp_id text not null,
+  product text not null,
+  status text not null,
+  created_at timestamptz not null,
+  status_updated_at timestamptz not null,
+  next_step_at timestamptz,
+  history jsonb not null default '[]',
+  data jsonb not null,
+  debtor_account_id text references accounts (id),
+  funds_available boolean,
+  authorisation_id text not null unique,
+  sca_status text not null,
+  sca_session_hash text,
+  redirect_uri text not null,
+  nok_redirect_uri text
+);
+create index if not exists xs2a_payments_next_step on xs2a_payments (next_step_at) where next_step_at is not null;
 `;

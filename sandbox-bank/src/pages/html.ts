@@ -27,17 +27,17 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-export function page(title: string, body: Html): string {
+export function page(title: string, body: Html, brand = 'Sandbox Bank'): string {
   return `<!doctype html>
 <html lang="en-GB">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} - Sandbox Bank</title>
+<title>${escapeHtml(title)} - ${escapeHtml(brand)}</title>
 <link rel="stylesheet" href="/assets/bank.css">
 </head>
 <body>
-<header class="bar"><span class="brand">Sandbox Bank</span><span class="note">A practice bank: no real money moves</span></header>
+<header class="bar"><span class="brand">${escapeHtml(brand)}</span><span class="note">A practice bank: no real money moves</span></header>
 <main>
 ${body.value}
 </main>
