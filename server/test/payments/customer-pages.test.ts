@@ -30,6 +30,8 @@ const bankPayment = async (overrides: Record<string, unknown> = {}) => {
 
 const SUMMARY_KEYS = [
   'amount',
+  // A verified merchant's brand, null until the operator verified it (organizations/brand.ts).
+  'brand',
   'linkExpiresAt',
   'merchantName',
   'outcome',
