@@ -161,7 +161,6 @@ describe('payment page', () => {
     const details = document.querySelector('dl') as HTMLElement;
     for (const text of [
       'Acme Ltd · 04-00-04 12345678',
-      'Failed (FAILED)',
       'Order 42',
       'E2E-42',
       'Straight to the bank',
@@ -176,8 +175,10 @@ describe('payment page', () => {
       expect(term.tabIndex).toBe(0);
       return document.getElementById(term.getAttribute('aria-describedby') ?? '')?.textContent;
     };
-    expect(meaningOf('RJCT')).toContain('Rejected: Payment initiation');
-    expect(meaningOf('AM04')).toBe('InsufficientFunds: Not enough money in the account');
+    // Words first: the API's status, the ISO status and reason are there on hover and focus.
+    expect(meaningOf('Failed')).toBe('API status FAILED');
+    expect(meaningOf('Rejected')).toContain('ISO 20022 RJCT Rejected: Payment initiation');
+    expect(meaningOf('not enough money in the account')).toBe('ISO 20022 reason AM04 InsufficientFunds');
     // The flow in words, its code on hover and focus; a finished payment says nothing of expiring.
     expect(meaningOf('Straight to the bank')).toBe('API_ONLY');
     expect(details.textContent).not.toContain('Expires');
@@ -210,6 +211,48 @@ describe('payment page', () => {
     const details = row.parentElement as HTMLElement;
     expect(details.textContent).toContain('obie-sandbox-bank');
     expect(details.textContent).toContain('obie');
+  });
+
+  it("a merchant's cancel says who cancelled, never that the customer asked (the spec's reason CUST on hover)", async () => {
+    const cancelled = { code: 'CANC', name: 'Cancelled', description: 'Cancelled before execution' } as const;
+    const reason = { code: 'CUST', name: 'RequestedByCustomer' } as const;
+    const base = payment();
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.get', () =>
+        paymentView({
+          payment: payment({
+            status: 'CANCELLED',
+            isoStatus: { ...cancelled, reason },
+            statusHistory: [
+              ...(base.statusHistory ?? []),
+              {
+                status: 'CANCELLED',
+                isoStatus: { ...cancelled, reason },
+                timestamp: '2026-11-22T10:05:00.000Z',
+                provider: 'mock',
+                details: null,
+                actor: { type: 'api_key', name: 'pis_test_ab' },
+              },
+            ],
+          }),
+          customerLink: null,
+          actions: { cancel: false, approve: false, reject: false, advance: false, link: false },
+        }),
+      ),
+    );
+    renderAt('/dashboard/payments/pay_1');
+    const details = (await screen.findByText('E2E-42')).closest('dl') as HTMLElement;
+    const said = within(details).getByText('cancelled by API key pis_test_ab…');
+    expect(said.tabIndex).toBe(0);
+    expect(document.getElementById(said.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'ISO 20022 reason CUST RequestedByCustomer',
+    );
+    // On screen the words; the ISO name only in the tooltip.
+    const visible = [...details.querySelectorAll('abbr')].map((term) => term.textContent).join(' ');
+    expect(visible).not.toContain('RequestedByCustomer');
+    const timeline = screen.getByRole('list', { name: 'Status history' });
+    expect(within(timeline).getAllByText('cancelled by API key pis_test_ab…').length).toBeGreaterThan(0);
   });
 
   it('a Mock bank payment has no bank statuses of its own', async () => {

@@ -8,14 +8,14 @@ import { formatAmount } from '../../format/money.ts';
 import { dashboardApi, type PaymentView } from '../api/dashboard-api.ts';
 import { formatDateTime } from '../components/format-date.ts';
 import { IsoCode } from '../components/IsoCode.tsx';
-import { isoMeaning, reasonMeaning } from '../components/iso-meaning.ts';
+import { isoMeaning, isoWords, reasonMeaning, reasonWords } from '../components/iso-meaning.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { RelativeTime } from '../components/RelativeTime.tsx';
 import { StatusBadge, statusLabel } from '../components/StatusBadge.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useDashboardLoad } from '../session/use-dashboard-call.ts';
 import { PaymentActions } from './PaymentActions.tsx';
-import { PaymentTimeline } from './PaymentTimeline.tsx';
+import { PaymentTimeline, whoFinished } from './PaymentTimeline.tsx';
 
 /**
  * Each read after the first waits on the server for the payment to change (DESIGN.md "Live
@@ -142,20 +142,18 @@ const PaymentDetails = ({ view, onDone }: { view: PaymentView; onDone: (message:
           <code>{payment.paymentId}</code>
         </Row>
         <Row label="Status">
-          {statusLabel(payment.status)} (<code>{payment.status}</code>) · ISO{' '}
-          <IsoCode code={payment.isoStatus.code} meaning={isoMeaning(payment.isoStatus)} />{' '}
-          {payment.isoStatus.name}
+          {/* In words; the API's and ISO's codes on hover and focus (issue 34 item 11). */}
+          <IsoCode code={statusLabel(payment.status)} meaning={`API status ${payment.status}`} /> ·{' '}
+          <IsoCode code={isoWords(payment.isoStatus)} meaning={isoMeaning(payment.isoStatus)} />
           {payment.isoStatus.reason ? (
             <>
-              {' · reason '}
+              {' · '}
               <IsoCode
-                code={payment.isoStatus.reason.code}
+                code={reasonWords(payment.isoStatus, whoFinished(payment)) ?? payment.isoStatus.reason.name}
                 meaning={reasonMeaning(payment.isoStatus.reason)}
-              />{' '}
-              {payment.isoStatus.reason.name}
+              />
             </>
           ) : null}
-          <span className="details__hint">{payment.isoStatus.description}</span>
         </Row>
         {payment.error ? (
           <Row label="Rejection">

@@ -1,7 +1,7 @@
 import type { Payment } from '@pis/shared';
 import { formatPreciseTime, formatRelative } from '../components/format-date.ts';
 import { IsoCode } from '../components/IsoCode.tsx';
-import { isoMeaning, reasonMeaning } from '../components/iso-meaning.ts';
+import { isoMeaning, isoWords, reasonMeaning, reasonWords } from '../components/iso-meaning.ts';
 import { StatusBadge, statusTone } from '../components/StatusBadge.tsx';
 
 type HistoryEntry = NonNullable<Payment['statusHistory']>[number];
@@ -23,6 +23,12 @@ export const actorText = (actor: Actor): string => {
   }
 };
 
+/** Who moved the payment to its current status, in words, when the history says. */
+export const whoFinished = (payment: Pick<Payment, 'status' | 'statusHistory'>): string | undefined => {
+  const actor = payment.statusHistory?.findLast((entry) => entry.status === payment.status)?.actor;
+  return actor ? actorText(actor) : undefined;
+};
+
 /** Every status the payment has had, oldest first, as a line of steps with their times. */
 export const PaymentTimeline = ({ history }: { history: HistoryEntry[] }) => {
   if (history.length === 0) return <p className="muted">No history recorded.</p>;
@@ -41,16 +47,17 @@ export const PaymentTimeline = ({ history }: { history: HistoryEntry[] }) => {
               <p className="timeline__title">
                 <StatusBadge status={entry.status} />{' '}
                 <span className="timeline__iso">
-                  <IsoCode code={entry.isoStatus.code} meaning={isoMeaning(entry.isoStatus)} /> ·{' '}
-                  {entry.isoStatus.name}
+                  <IsoCode code={isoWords(entry.isoStatus)} meaning={isoMeaning(entry.isoStatus)} />
                   {entry.isoStatus.reason ? (
                     <>
                       {' · '}
                       <IsoCode
-                        code={entry.isoStatus.reason.code}
+                        code={
+                          reasonWords(entry.isoStatus, entry.actor ? actorText(entry.actor) : undefined) ??
+                          entry.isoStatus.reason.name
+                        }
                         meaning={reasonMeaning(entry.isoStatus.reason)}
-                      />{' '}
-                      {entry.isoStatus.reason.name}
+                      />
                     </>
                   ) : null}
                 </span>
