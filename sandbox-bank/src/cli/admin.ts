@@ -8,6 +8,7 @@ import {
   readFaults,
   writeFaults,
 } from '../faults.ts';
+import { runTppCertificateCommand, TPP_CERTIFICATE_USAGE } from './tpp-certificate.ts';
 
 /**
  * The bank's own operator commands (reached from the repository's `npm run -s admin --` as
@@ -20,7 +21,8 @@ const USAGE = `Sandbox bank commands:
   sandbox-bank:throttle --retry-after N | --off   every provider-facing call answers 429 with Retry-After: N
   sandbox-bank:answers --mode garbage|shapeless|unsigned|forged|error500 | --off
                                             the PISP API answers wrongly (see the README)
-  sandbox-bank:faults [--clear]             show (or clear) the fault switches`;
+  sandbox-bank:faults [--clear]             show (or clear) the fault switches
+${TPP_CERTIFICATE_USAGE}`;
 
 export function runBankCommand(
   argv: string[],
@@ -86,9 +88,19 @@ function describe(faults: Faults): string {
   ].join('\n');
 }
 
+/** Every command, the one that issues a certificate (async) included. */
+export async function runAnyBankCommand(
+  argv: string[],
+  dataDir = loadConfig().dataDir,
+): Promise<{ output: string; code: number }> {
+  return argv[0] === 'sandbox-bank:tpp-certificate'
+    ? runTppCertificateCommand(argv, dataDir)
+    : runBankCommand(argv, dataDir);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const { output, code } = runBankCommand(process.argv.slice(2));
+    const { output, code } = await runAnyBankCommand(process.argv.slice(2));
     (code === 0 ? process.stdout : process.stderr).write(`${output}\n`);
     process.exitCode = code;
   } catch (error) {

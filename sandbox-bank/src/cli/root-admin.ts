@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runBankCommand } from './admin.ts';
+import { runAnyBankCommand } from './admin.ts';
 
 /**
  * The repository's `npm run -s admin -- ...`: `sandbox-bank:*` commands go to the bank's own
@@ -11,7 +11,7 @@ import { runBankCommand } from './admin.ts';
 const args = process.argv.slice(2);
 if (args[0]?.startsWith('sandbox-bank:')) {
   try {
-    const { output, code } = runBankCommand(args);
+    const { output, code } = await runAnyBankCommand(args);
     (code === 0 ? process.stdout : process.stderr).write(`${output}\n`);
     process.exitCode = code;
   } catch (error) {
