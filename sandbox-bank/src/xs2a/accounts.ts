@@ -28,11 +28,11 @@ export interface EuAccount {
 export const EU_ACCOUNTS: readonly EuAccount[] = [
   {
     id: 'eu-current',
-    name: 'Girokonto (current account)',
+    name: 'Current account',
     iban: 'DE44999999990000010001',
     balance: '10000.00',
   },
-  { id: 'eu-pocket', name: 'Taschengeld (pocket account)', iban: 'DE17999999990000010002', balance: '50.00' },
+  { id: 'eu-pocket', name: 'Pocket account', iban: 'DE17999999990000010002', balance: '50.00' },
 ];
 
 /** First start only: later runs keep the balances the payments left. */
