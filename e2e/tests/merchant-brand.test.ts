@@ -175,6 +175,7 @@ describe('a merchant’s brand on its customer pages', () => {
     await button.click();
     await page.waitForURL('**/mock-bank/**');
     await logInAtMockBank(page);
+    await page.getByRole('heading', { level: 1, name: 'Approve payment to Corner Café' }).waitFor();
     const mark = page.getByTestId('merchant-mark');
     expect(await mark.textContent()).toBe('Corner Café');
     expect(await mark.locator('img').count()).toBe(1);

@@ -37,7 +37,11 @@ export const MockBankPage = ({ token }: { token: string }) => {
     );
   }
   if (result.state === 'failed') return <ErrorView error={result.error} link="bank" onRetry={reload} />;
-  return <MockBank token={token} session={result.data} reload={reload} />;
+  // A verified merchant is named as it chose (its brand's display name) wherever the page names it.
+  const session = result.data.brand?.displayName
+    ? { ...result.data, merchantName: result.data.brand.displayName }
+    : result.data;
+  return <MockBank token={token} session={session} reload={reload} />;
 };
 
 interface MockBankProps {
