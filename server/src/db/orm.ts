@@ -28,6 +28,12 @@ export interface OrmOptions {
   acquireTimeoutMs?: number;
 }
 
+const ROW_COUNTS = `set pis.counts = 'row'`;
+/** What MikroORM's driver hands `onCreateConnection` (kysely's connection, of which this is used). */
+interface NewConnection {
+  executeQuery(query: { sql: string; parameters: readonly unknown[] }): Promise<unknown>;
+}
+
 export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options {
   return defineConfig({
     clientUrl,
@@ -35,10 +41,13 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options 
     extensions: [Migrator],
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
+    // The service inserts one payment per statement: its kept counts take the row triggers' path
+    // (Migration20261128100000_bulk_counts_per_statement). Set once per new connection, not per
+    // request; a connection made by anything else (psql, an import) takes the statement path.
+    onCreateConnection: async (connection) => {
+      await (connection as NewConnection).executeQuery({ sql: ROW_COUNTS, parameters: [] });
+    },
     driverOptions: {
-      // The service inserts one payment per statement: its kept counts take the row triggers'
-      // path (Migration20261128100000_bulk_counts_per_statement). Set at connect: free per request.
-      options: '-c pis.counts=row',
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       ...(options.acquireTimeoutMs ? { connectionTimeoutMillis: options.acquireTimeoutMs } : {}),
     },
