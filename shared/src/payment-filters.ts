@@ -2,10 +2,21 @@ import type { PaymentRecord } from './lifecycle.ts';
 import type { PaymentFilters } from './payments.ts';
 
 /**
+ * The amount a search names, when it is one (`18.40`, `18.4`, `18`, `1,250.00`): a merchant
+ * looks a payment up by what the customer paid. As a decimal string the numeric column compares
+ * exactly (`18.4` finds `18.40`); null when the search is no amount.
+ */
+export const searchedAmount = (search: string): string | null => {
+  const plain = search.trim().replace(/^[£€]\s*/, '');
+  if (!/^(\d{1,3}(,\d{3})+|\d{1,15})(\.\d{1,2})?$/.test(plain)) return null;
+  return plain.replace(/,/g, '');
+};
+
+/**
  * Whether a payment matches the list's and the export's filters, as the service's SQL decides
  * (server/src/payments/payment-store.ts): for the MSW kit and anything else without Postgres.
- * `search` is a payment id or end-to-end id exactly, or part of the reference or payee name
- * ignoring case; created bounds are inclusive.
+ * `search` is a payment id or end-to-end id exactly, an amount exactly (searchedAmount), or part
+ * of the reference or payee name ignoring case; created bounds are inclusive.
  */
 export function paymentMatches(record: PaymentRecord, filters: Partial<PaymentFilters>): boolean {
   if (filters.status && record.status !== filters.status) return false;
@@ -17,8 +28,10 @@ export function paymentMatches(record: PaymentRecord, filters: Partial<PaymentFi
   if (filters.search) {
     const search = filters.search;
     const lower = search.toLowerCase();
+    const amount = searchedAmount(search);
     return (
       record.id === search ||
+      (amount !== null && Number(record.amount.value) === Number(amount)) ||
       record.reference.endToEndId === search ||
       record.reference.reference.toLowerCase().includes(lower) ||
       record.toAccount.accountName.toLowerCase().includes(lower)

@@ -196,7 +196,7 @@ const paymentFilters = {
   provider: z.string().max(50).optional(),
   search: z.string().trim().min(1).max(SEARCH_MAX_LENGTH).optional().meta({
     description:
-      'A payment id or end-to-end id (exactly), or part of a reference or payee name (ignoring case; `%` and `_` are taken literally)',
+      'A payment id or end-to-end id (exactly), an amount (exactly: `18.40`, `18.4` and `£18.40` find 18.40), or part of a reference or payee name (ignoring case; `%` and `_` are taken literally)',
     example: 'INV-2026',
   }),
   createdFrom: CreatedBound('at or after').optional(),

@@ -8,6 +8,7 @@ import type {
   PaymentRecord,
   Reference,
 } from '@pis/shared';
+import { searchedAmount } from '@pis/shared';
 import type { z } from 'zod';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
@@ -306,9 +307,12 @@ export function paymentFilter(
   if (filters.search) {
     key += 'q';
     // A payment id or end-to-end id exactly; part of a reference or payee name ignoring case.
-    where += ` and (p.id = ? or p.end_to_end_id = ? or p.reference ilike ? or (p.to_account ->> 'accountName') ilike ?)`;
+    // An amount exactly too, when the search is one (issue 34 item 8; its own statement, key `qa`).
+    const amount = searchedAmount(filters.search);
+    if (amount !== null) key += 'a';
+    where += ` and (p.id = ? or p.end_to_end_id = ? or p.reference ilike ? or (p.to_account ->> 'accountName') ilike ?${amount === null ? '' : ' or p.amount_value = ?::numeric'})`;
     const pattern = `%${likeLiteral(filters.search)}%`;
-    values.push(filters.search, filters.search, pattern, pattern);
+    values.push(filters.search, filters.search, pattern, pattern, ...(amount === null ? [] : [amount]));
   }
   return { key, where, values };
 }

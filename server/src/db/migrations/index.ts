@@ -36,6 +36,7 @@ import { Migration20261128094000_hot_table_analyze } from './Migration2026112809
 import { Migration20261128100000_bulk_counts_per_statement } from './Migration20261128100000_bulk_counts_per_statement.ts';
 import { Migration20261128110000_organization_brand } from './Migration20261128110000_organization_brand.ts';
 import { Migration20261128120000_saved_payees } from './Migration20261128120000_saved_payees.ts';
+import { Migration20261128121000_payment_amount_search } from './Migration20261128121000_payment_amount_search.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -118,4 +119,8 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261128110000_organization_brand', class: Migration20261128110000_organization_brand },
   { name: 'Migration20261128120000_saved_payees', class: Migration20261128120000_saved_payees },
+  {
+    name: 'Migration20261128121000_payment_amount_search',
+    class: Migration20261128121000_payment_amount_search,
+  },
 ];

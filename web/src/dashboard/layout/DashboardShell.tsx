@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { UnverifiedEmailBanner } from '../account/AccountSecurity.tsx';
@@ -31,7 +31,18 @@ export const DashboardShell = ({ title, children }: DashboardShellProps) => {
   const [modeError, setModeError] = useState<string | null>(null);
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
+  const nav = useRef<HTMLElement>(null);
   useDocumentTitle(`${title} · Dashboard`);
+  // On a narrow screen the sections are one line that scrolls within itself: show the current one.
+  useEffect(() => {
+    const current = nav.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    const line = nav.current;
+    if (current && line && line.scrollWidth > line.clientWidth) {
+      const shown = line.getBoundingClientRect();
+      const link = current.getBoundingClientRect();
+      line.scrollLeft += link.left - shown.left - (shown.width - link.width) / 2;
+    }
+  }, []);
   const organization = current.state === 'signed-in' ? current.session.organization : null;
 
   const mode = current.state === 'signed-in' ? current.session.mode : 'test';
@@ -59,8 +70,10 @@ export const DashboardShell = ({ title, children }: DashboardShellProps) => {
   return (
     <div className="dash">
       <header className="dash-bar">
-        <span className="dash-bar__brand">{organization?.name ?? 'Dashboard'}</span>
-        <nav aria-label="Dashboard" className="dash-nav">
+        <span className="dash-bar__brand" title={organization?.name}>
+          {organization?.name ?? 'Dashboard'}
+        </span>
+        <nav aria-label="Dashboard" className="dash-nav" ref={nav}>
           <ul>
             {NAV.map(({ to, label, end }) => (
               <li key={to}>

@@ -164,7 +164,7 @@ const RequestTable = ({ page }: { page: Page }) => {
         {page.entries.map((entry) => (
           <tr key={entry.id}>
             <td>{formatDateTime(entry.at)}</td>
-            <th scope="row">
+            <th scope="row" className="table__wrap">
               <Link to={`/dashboard/logs/requests/${entry.id}`}>
                 {entry.method} {entry.route}
               </Link>
@@ -181,7 +181,7 @@ const RequestTable = ({ page }: { page: Page }) => {
             <td>
               <code>{entry.keyPrefix}…</code>
             </td>
-            <td>
+            <td className="table__wrap">
               <code>{entry.requestId}</code>
             </td>
           </tr>

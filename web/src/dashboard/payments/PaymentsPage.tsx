@@ -23,6 +23,12 @@ const DASHBOARD_EXPORT_URL = '/api/dashboard/payments/export';
 const RESET_NOTICE = (unusable: string[]) =>
   `The address asked for ${unusable.join(' and ')}, which this list cannot show, so it shows every payment from the first page.`;
 
+const ADDRESS_ORDER = ['search', 'from', 'to', 'status', 'provider', 'page'];
+const addressRank = (name: string) => {
+  const rank = ADDRESS_ORDER.indexOf(name);
+  return rank === -1 ? ADDRESS_ORDER.length : rank;
+};
+
 /** `/dashboard/payments`: newest first, by status and provider, a page at a time. */
 export const PaymentsPage = () => {
   const [params, setParams] = useSearchParams();
@@ -58,7 +64,9 @@ export const PaymentsPage = () => {
       else next.delete(name);
     }
     setNotice('');
-    setParams(next);
+    // One order of the filters in the address, however they were applied (a link reads the same).
+    const ordered = [...next].sort(([a], [b]) => addressRank(a) - addressRank(b));
+    setParams(new URLSearchParams(ordered));
   };
 
   return (
@@ -115,19 +123,26 @@ const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
     setFrom(addressFrom);
     setTo(addressTo);
   }, [addressSearch, addressFrom, addressTo]);
+  // Every filter applies together: a status picked after editing the search (or emptying it)
+  // takes the fields as they read now, not the address's older search (issue 34 item 8).
+  const typed = () => ({ search: search.trim() || null, from: from || null, to: to || null, page: null });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onChange({ search: search.trim() || null, from: from || null, to: to || null, page: null });
+    onChange(typed());
   };
   return (
-    <form className="filters" onSubmit={submit} aria-label="Find payments">
+    <form className="filters filters--row" onSubmit={submit} aria-label="Find payments">
       <TextField
         label="Search"
         type="search"
         value={search}
         maxLength={SEARCH_MAX}
-        hint="Payment id, end-to-end id, reference or payee"
-        onChange={(event) => setSearch(event.target.value)}
+        hint="Payment id, end-to-end id, reference, payee or an exact amount"
+        onChange={(event) => {
+          setSearch(event.target.value);
+          // An emptied search (its clear button, or the text deleted) shows every payment again at once.
+          if (event.target.value === '' && addressSearch) onChange({ ...typed(), search: null });
+        }}
       />
       <TextField
         label="From"
@@ -148,14 +163,14 @@ const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
         all="All statuses"
         value={query.status}
         choices={PAYMENT_STATUSES.map((value) => ({ value, label: PAYMENT_STATUS_LABELS[value] }))}
-        onChange={(status) => onChange({ status, page: null })}
+        onChange={(status) => onChange({ ...typed(), status })}
       />
       <ChoiceFilter
         label="Provider"
         all="All providers"
         value={query.provider}
         choices={providers.map((value) => ({ value, label: value }))}
-        onChange={(provider) => onChange({ provider, page: null })}
+        onChange={(provider) => onChange({ ...typed(), provider })}
       />
       <div className="actions">
         <button type="submit" className="button">

@@ -1,0 +1,201 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, expectAccessible, launchBrowser, openCustomerPage, screenshot } from './support/browser.ts';
+import {
+  callApi,
+  createApiKey,
+  expectNoSidewaysScroll,
+  openSection,
+  PAYMENT_BODY,
+  signUp,
+} from './support/dashboard-steps.ts';
+
+/**
+ * The console shows its data (issue 34 item 8): a one-line header at 1280 px and a one-line
+ * section list on a phone, eight payments above the fold at 1280x800 with the filters, no table
+ * scrolling sideways at 1280 px, and search, status and dates applying together (an amount too).
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+const SIGNED_OUT_CHECK = /status of 401/;
+const PHONE_SHORT = { width: 375, height: 667 };
+
+/**
+ * A merchant with 8 payments: 4 FAILED (one of £18.40) and 4 still waiting at the Mock bank;
+ * 12 API writes, all a new sign-up's budget (a tenth of 120 a minute) allows.
+ */
+async function merchantWithPayments(page: Page, label: string) {
+  await page.goto(`${inject('baseUrl')}/dashboard/sign-up`);
+  await signUp(page, {
+    businessName: `Fits ${label} Trading Company With A Long Registered Name Ltd`,
+    email: `fits-${label}-${Date.now()}@shop.example`,
+    password: 'a long enough passphrase',
+  });
+  await page.getByRole('heading', { level: 1, name: 'Quick start' }).waitFor();
+  await openSection(page, 'API keys');
+  const apiKey = await createApiKey(page, 'Till');
+  await page.getByRole('button', { name: 'I have stored it' }).click();
+  for (let n = 0; n < 8; n++) {
+    const failed = n < 4;
+    const value = n === 0 ? '18.40' : `${failed ? 10 : 20}.0${n % 10}`;
+    const made = await callApi(apiKey, 'POST', '/payments', {
+      ...PAYMENT_BODY,
+      amount: { value, currency: 'GBP' },
+      reference: `${failed ? 'FAIL' : 'OPEN'}-${n}`,
+    });
+    expect(made.status).toBe(201);
+    if (failed) {
+      const id = (made.body.data as { paymentId: string }).paymentId;
+      expect((await callApi(apiKey, 'POST', `/payments/${id}/mock-bank/reject`, {})).status).toBe(200);
+    }
+  }
+}
+
+/** Rows of the payments table whose bottom is within the first screen. */
+const rowsAboveTheFold = (page: Page) =>
+  page.evaluate(
+    () =>
+      Array.from(document.querySelectorAll('.table tbody tr')).filter(
+        (row) => row.getBoundingClientRect().bottom <= window.innerHeight,
+      ).length,
+  );
+
+/** Every table region of the page fits its width (none scrolls sideways). */
+async function expectNoTableScroll(page: Page) {
+  const overflowing = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.table-scroll'))
+      .filter((region) => region.scrollWidth > region.clientWidth + 1)
+      .map((region) => region.getAttribute('aria-label') ?? region.getAttribute('aria-labelledby')),
+  );
+  expect(overflowing).toEqual([]);
+}
+
+const box = async (page: Page, selector: string) => {
+  const found = await page.locator(selector).first().boundingBox();
+  if (!found) throw new Error(`${selector} not shown`);
+  return found;
+};
+
+const listCount = (page: Page) => page.locator('.pager__count').textContent();
+
+describe('the console shows its data', () => {
+  it('at 1280x800: one-line header, 8 rows above the fold with the filters, no table scrolls sideways', async () => {
+    const { page, assertNoConsoleErrors } = await openCustomerPage(browser, {
+      viewport: DESKTOP,
+      expectedErrors: SIGNED_OUT_CHECK,
+    });
+    await merchantWithPayments(page, 'desktop');
+    await openSection(page, 'Payments');
+    await page.getByRole('link', { name: '£18.40' }).waitFor();
+
+    // The header: one line, whatever the organization's name.
+    const bar = await box(page, '.dash-bar');
+    const nav = await box(page, '.dash-nav');
+    const signOut = await box(page, '.dash-bar__signout');
+    expect(bar.height).toBeLessThanOrEqual(60);
+    expect(Math.abs(nav.y - bar.y)).toBeLessThanOrEqual(8);
+    expect(Math.abs(signOut.y + signOut.height / 2 - (nav.y + nav.height / 2))).toBeLessThanOrEqual(4);
+
+    // The filters and at least 8 payments on the first screen.
+    const search = await box(page, 'input[type="search"]');
+    expect(search.y + search.height).toBeLessThanOrEqual(DESKTOP.height);
+    expect(await rowsAboveTheFold(page)).toBeGreaterThanOrEqual(8);
+    await expectNoTableScroll(page);
+    await expectAccessible(page);
+    await screenshot(page, 'console-fits-payments');
+
+    for (const section of ['API keys', 'Request log', 'Audit log'] as const) {
+      await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: section }).click();
+      await page.getByRole('heading', { level: 1, name: section }).waitFor();
+      await page.locator('.table tbody tr').first().waitFor();
+      await expectNoTableScroll(page);
+      await expectNoSidewaysScroll(page);
+    }
+    assertNoConsoleErrors();
+  });
+
+  it('at 375x667: the sections are one line, the header a small part of the screen', async () => {
+    const { page, assertNoConsoleErrors } = await openCustomerPage(browser, {
+      viewport: PHONE_SHORT,
+      expectedErrors: SIGNED_OUT_CHECK,
+    });
+    await merchantWithPayments(page, 'phone');
+    await openSection(page, 'Payments');
+    await page.getByRole('link', { name: '£18.40' }).waitFor();
+    const bar = await box(page, '.dash-bar');
+    const nav = await box(page, '.dash-nav');
+    expect(nav.height).toBeLessThanOrEqual(52);
+    expect(bar.height).toBeLessThanOrEqual(120);
+    // Every section is still reachable: the last one is in the line (it scrolls within itself).
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Audit log' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await expectAccessible(page);
+    await screenshot(page, 'console-fits-audit-log');
+    assertNoConsoleErrors();
+  });
+
+  it('search, status and dates apply together; a cleared search is cleared; an exact amount is found', async () => {
+    const { page, assertNoConsoleErrors } = await openCustomerPage(browser, {
+      viewport: DESKTOP,
+      expectedErrors: SIGNED_OUT_CHECK,
+    });
+    await merchantWithPayments(page, 'filters');
+    await openSection(page, 'Payments');
+    await page.getByRole('link', { name: '£18.40' }).waitFor();
+    const searchBox = page.getByRole('searchbox', { name: 'Search' });
+    const status = page.getByLabel('Status');
+
+    // A search with no match, then emptied: every payment again, and then "Failed" shows the 4.
+    await searchBox.fill('no such payment');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No payments match these filters.').waitFor();
+    await searchBox.fill('');
+    await page.waitForFunction(() => !new URL(window.location.href).searchParams.has('search'));
+    await status.selectOption({ label: 'Failed' });
+    await page.waitForFunction(() => document.querySelector('.pager__count')?.textContent === '1–4 of 4');
+
+    // A search typed but not yet sent applies with the status picked after it.
+    await status.selectOption({ label: 'All statuses' });
+    await page.waitForFunction(() => document.querySelector('.pager__count')?.textContent === '1–8 of 8');
+    await searchBox.fill('OPEN-');
+    await status.selectOption({ label: 'Failed' });
+    await page.getByText('No payments match these filters.').waitFor();
+    await searchBox.fill('FAIL-');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => document.querySelector('.pager__count')?.textContent === '1–4 of 4');
+
+    // The day's range keeps both.
+    const today = await page.evaluate(() => {
+      const now = new Date();
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+    });
+    await page.getByLabel('From').fill(today);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => new URL(window.location.href).searchParams.has('from'));
+    expect(await listCount(page)).toBe('1–4 of 4');
+    const address = new URL(page.url()).searchParams;
+    expect([address.get('search'), address.get('status'), address.get('from')]).toEqual([
+      'FAIL-',
+      'FAILED',
+      today,
+    ]);
+
+    // An exact amount, with the status still on.
+    await searchBox.fill('18.40');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => document.querySelector('.pager__count')?.textContent === '1–1 of 1');
+    await page.getByRole('link', { name: '£18.40' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'console-fits-filters');
+    assertNoConsoleErrors();
+  });
+});
