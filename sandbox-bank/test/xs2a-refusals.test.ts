@@ -245,6 +245,49 @@ describe('Sandbox Bank EU refuses', () => {
     }
   });
 
+  describe('hostile input, never a 500', () => {
+    it('a NUL in a field, nesting thousands deep, a malformed path: FORMAT_ERROR', async () => {
+      await refused(
+        () => post(started.tpp, { body: { ...paymentBody(), creditorName: 'Kaffee\u0000haus' } }),
+        400,
+        'FORMAT_ERROR',
+        'creditorName',
+      );
+      await refused(
+        () => post(started.tpp, { rawBody: `${'['.repeat(6000)}${']'.repeat(6000)}` }),
+        400,
+        'FORMAT_ERROR',
+      );
+      await refused(() => started.tpp.request('GET', `${SCT}/%E0%A4%A/status`), 400, 'FORMAT_ERROR');
+    });
+
+    it('a body too large (413), not JSON (415), an Accept it cannot meet (406)', async () => {
+      const large = await post(started.tpp, {
+        body: { ...paymentBody(), remittanceInformationUnstructured: 'x'.repeat(20_000) },
+      });
+      expect(large.status).toBe(413);
+      expect(large.body.tppMessages[0].code).toBe('FORMAT_ERROR');
+      const plain = await post(started.tpp, {
+        headers: { ...initiationHeaders, 'content-type': 'text/plain' },
+      });
+      expect(plain.status).toBe(415);
+      await refused(
+        () => post(started.tpp, { headers: { ...initiationHeaders, accept: 'text/html' } }),
+        406,
+        'NOT_ACCEPTABLE',
+      );
+    });
+
+    it('without a certificate, nothing else is read: CERTIFICATE_MISSING before a broken body', async () => {
+      const client = xs2aClient(
+        { ...ours(), caCertificatePem: tlsCa(), baseUrl: started.bank.xs2a.baseUrl },
+        new Agent({ connect: { ca: tlsCa() } }),
+      );
+      await refused(() => post(client, { rawBody: '{not json' }), 401, 'CERTIFICATE_MISSING');
+      await client.close();
+    });
+  });
+
   it('an unknown product (404 PRODUCT_UNKNOWN), and another TPP’s or an unknown payment (403 RESOURCE_UNKNOWN)', async () => {
     await refused(
       () =>

@@ -4,6 +4,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
 import type pg from 'pg';
@@ -19,7 +20,7 @@ import {
   type Xs2aPayment,
 } from './payments.ts';
 import { PaymentBody } from './schemas.ts';
-import { identify, requestId, type Tpp } from './tpp.ts';
+import { identifyConnection, requestId, type Tpp, verifyRequest } from './tpp.ts';
 import { paymentView, statusView } from './views.ts';
 
 /**
@@ -66,6 +67,15 @@ export async function createXs2aApi(context: Xs2aContext): Promise<FastifyInstan
     ) as FastifyBaseLogger,
     bodyLimit: 16 * 1024,
     genReqId: () => randomUUID(),
+    // A malformed path (bad percent-encoding, too long) is refused before routing: still in this face's model.
+    frameworkErrors: (error, request, untyped) => {
+      const reply = untyped as unknown as FastifyReply;
+      const problem = toXs2aError(error as FastifyError);
+      void reply
+        .code(problem.status >= 500 ? 400 : problem.status)
+        .header('x-request-id', requestId(request) ?? String(request.id))
+        .send(problem.status >= 500 ? formatError('the request is malformed').body() : problem.body());
+    },
   });
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -80,11 +90,12 @@ export async function createXs2aApi(context: Xs2aContext): Promise<FastifyInstan
     // Echoed when it is the UUID the standard asks for; otherwise ours (the request is refused anyway).
     reply.header('x-request-id', requestId(request) ?? String(request.id));
     const accept = request.headers.accept;
+    request.tpp = identifyConnection(request, context.ca);
     if (accept && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)/i.test(accept))
       throw new Xs2aError(406, Xs2aCode.NotAcceptable, 'this API answers application/json only');
   });
   app.addHook('preHandler', async (request) => {
-    request.tpp = identify(request, context.ca);
+    if (request.tpp) request.tpp = verifyRequest(request, context.ca, request.tpp);
   });
   app.setErrorHandler((error: FastifyError | Xs2aError, request, reply) => {
     const problem = toXs2aError(error);

@@ -39,13 +39,18 @@ export function requestId(request: FastifyRequest): string | undefined {
   return typeof header === 'string' && UUID.test(header) ? header : undefined;
 }
 
-export function identify(request: FastifyRequest, ca: X509Certificate, now = new Date()): Tpp {
+/** Step 1, before anything else is read (the body included). */
+export function identifyConnection(request: FastifyRequest, ca: X509Certificate, now = new Date()): Tpp {
   const socket = request.raw.socket as Partial<TLSSocket>;
   const peer = socket.getPeerX509Certificate?.();
   if (!peer)
     throw new Xs2aError(401, Xs2aCode.CertificateMissing, 'a TLS client certificate (QWAC) is required');
-  const authorisationNumber = checkCertificate(peer, ca, now, 'the TLS client certificate');
+  return { authorisationNumber: checkCertificate(peer, ca, now, 'the TLS client certificate') };
+}
 
+/** Steps 2 to 5, once the body is read. */
+export function verifyRequest(request: FastifyRequest, ca: X509Certificate, tpp: Tpp, now = new Date()): Tpp {
+  const { authorisationNumber } = tpp;
   if (!requestId(request)) throw formatError('X-Request-ID must be a UUID', 'X-Request-ID');
 
   const signatureHeader = header(request, 'signature');
