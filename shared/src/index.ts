@@ -4,6 +4,7 @@ export * from './banks.ts';
 export * from './console.ts';
 export * from './create-rules.ts';
 export * from './dashboard.ts';
+export * from './default-reference.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './json-input.ts';

@@ -16,6 +16,7 @@ import {
   catchUp,
   checkCreateRules,
   customerLinkRenewable,
+  defaultReference,
   EXPORT_COLUMNS,
   type ExportPaymentsQuery,
   findBank,
@@ -64,6 +65,8 @@ type ExportFilters = z.output<typeof ExportPaymentsQuery>;
 
 /** The organization every mock payment belongs to: the kit emulates one merchant. */
 const ORGANIZATION_ID = 'org_mock';
+/** Its name, as the bank reads it in a default reference. */
+const ORGANIZATION_NAME = 'Mock Merchant';
 
 type StoredPayment = {
   record: PaymentRecord;
@@ -145,11 +148,13 @@ export class MockStore {
       }
     }
 
-    const received = byActor(actor, receivePayment)(
-      command,
-      { id: newPaymentId(), organizationId: ORGANIZATION_ID, endToEndId: newEndToEndId() },
-      now,
-    );
+    const ids = { id: newPaymentId(), organizationId: ORGANIZATION_ID, endToEndId: newEndToEndId() };
+    // No reference given: the merchant's name and a short code, as the service gives it.
+    const referenced =
+      command.reference === undefined
+        ? { ...command, reference: defaultReference(ORGANIZATION_NAME, ids.endToEndId) }
+        : command;
+    const received = byActor(actor, receivePayment)(referenced, ids, now);
     let change = received;
     if (command.flowType === 'API_ONLY') {
       const sent = byActor(actor, sendToProvider)(received.record, command.bankId ?? null, now);

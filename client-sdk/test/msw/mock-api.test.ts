@@ -55,6 +55,13 @@ describe('payments', () => {
     });
   });
 
+  it('without a reference the bank reads the merchant’s name and a short code, as the service gives it', async () => {
+    const { reference: _none, ...withoutReference } = order;
+    const created = await client.payments.create(withoutReference);
+    const payment = await client.payments.get(created.paymentId);
+    expect(payment.reference.reference).toMatch(/^Mock Merchant [0-9A-HJKMNP-TV-Z]{6}$/);
+  });
+
   it('validates with the service’s schemas and messages', async () => {
     const failure = await errorOf(
       client.payments.create({ ...order, amount: { value: '-1', currency: 'GBP' } }),

@@ -1,5 +1,5 @@
+import { defaultReference, referenceCode } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
-import { defaultReference, referenceCode } from '../../src/organizations/default-reference.ts';
 import { loadPayment } from '../../src/payments/load-payment.ts';
 import { consentBody } from '../../src/providers/obie/obie-requests.ts';
 import { createTestApp } from '../helpers/test-app.ts';
