@@ -109,6 +109,8 @@ describe('the customer at the bank, in Chromium', () => {
       await page.getByRole('heading', { name: 'Approve this payment' }).waitFor();
       const summary = await page.locator('dl').innerText();
       expect(summary).toContain('Acme Coffee Ltd');
+      // The payee's account as a bank shows it (issue 34 item 7), not 14 digits in a row.
+      expect(summary).toContain('08-08-00 21325698');
       expect(summary).toContain('£42.00');
       expect(summary).toContain(`Order ORDER-${viewport.width}`);
       const payFrom = page.getByRole('group', { name: 'Pay from' });

@@ -88,7 +88,7 @@ export function registerPages(app: FastifyInstance, context: PagesContext): void
         html`<h1>Approve this payment</h1>
 <dl>
 <dt>Payee</dt><dd>${payeeName(consent)}</dd>
-<dt>Account</dt><dd>${initiation.CreditorAccount.Identification}</dd>
+<dt>Account</dt><dd>${accountText(initiation.CreditorAccount)}</dd>
 <dt>Amount</dt><dd>${amountText(consent)}</dd>
 <dt>Reference</dt><dd>${reference}</dd>
 </dl>
@@ -178,7 +178,7 @@ interface InitiationView {
   EndToEndIdentification: string;
   DebtorAccount?: { SchemeName: string; Identification: string };
   InstructedAmount: { Amount: string; Currency: string };
-  CreditorAccount: { Name: string; Identification: string };
+  CreditorAccount: { Name: string; SchemeName?: string; Identification: string };
   RemittanceInformation?: { Unstructured?: string[] };
 }
 
@@ -272,4 +272,17 @@ function sendPage(reply: FastifyReply, body: string) {
 function sameOrigin(request: FastifyRequest, origin: string): boolean {
   const header = request.headers.origin;
   return header === undefined || header === origin;
+}
+
+/**
+ * An account as a bank shows it to its customer: a UK sort code and number as `04-00-04 12345678`,
+ * an IBAN in groups of four; anything else as the TPP sent it.
+ */
+export function accountText(account: { SchemeName?: string; Identification: string }): string {
+  const id = account.Identification.replace(/\s+/g, '');
+  if (account.SchemeName === 'UK.OBIE.SortCodeAccountNumber' && /^\d{14}$/.test(id)) {
+    return `${id.slice(0, 2)}-${id.slice(2, 4)}-${id.slice(4, 6)} ${id.slice(6)}`;
+  }
+  if (account.SchemeName === 'UK.OBIE.IBAN') return id.replace(/(.{4})(?=.)/g, '$1 ');
+  return account.Identification;
 }
