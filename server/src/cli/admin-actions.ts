@@ -1,11 +1,10 @@
-import { AppError } from '@pis/shared';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { assertStrongPassword } from '../accounts/password-strength.ts';
 import { createUser, generatePassword } from '../accounts/users.ts';
 import { createApiKey, keyReference, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import type { Clock } from '../clock.ts';
-import { OrganizationProvider } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
+import { assertMayHoldLiveKey } from '../organizations/live-keys.ts';
 import { loadOrganization } from '../organizations/organization-admin.ts';
 
 export { verifyOrganization } from '../organizations/brand.ts';
@@ -27,16 +26,7 @@ export { setAllowedReturnOrigins } from '../organizations/return-origins.ts';
  * with the Mock bank alone it could pay nowhere (docs/decisions/072-live-and-test-modes.md).
  */
 export async function createKey(em: EntityManager, input: Parameters<typeof createApiKey>[1], clock: Clock) {
-  if (input.mode === 'live') {
-    const approved = await em.fork().count(OrganizationProvider, { organization: input.organizationId });
-    if (approved === 0) {
-      await loadOrganization(em, input.organizationId);
-      throw new AppError(
-        'FORBIDDEN',
-        'A live key needs an organization approved for a real provider: run org:approve-provider first',
-      );
-    }
-  }
+  if (input.mode === 'live') await assertMayHoldLiveKey(em, input.organizationId);
   const { apiKeyId, apiKey } = await createApiKey(em, input, clock);
   return { apiKeyId, apiKey, mode: input.mode ?? 'test' };
 }

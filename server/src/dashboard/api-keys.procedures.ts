@@ -2,6 +2,7 @@ import { ApiKeyIdInput, ApiKeyList, CreateApiKeyInput, CreatedApiKey } from '@pi
 import { z } from 'zod';
 import { createApiKey, futureExpiry, listApiKeys, permissionsFrom, revokeApiKey } from '../auth/api-keys.ts';
 import { audited } from '../observability/audit-log.ts';
+import { assertMayHoldLiveKey } from '../organizations/live-keys.ts';
 import { router } from '../trpc/trpc.ts';
 import { sessionMutation, sessionQuery, withRecentSignIn } from './dashboard-procedures.ts';
 
@@ -14,17 +15,20 @@ export const apiKeysRouter = router({
       apiKeys: await listApiKeys(ctx.em, ctx.caller.organizationId, ctx.clock.now()),
     })),
 
-  // A key outlives every session: the one making it must have signed in recently.
+  // A key outlives every session: the one making it must have signed in recently. Its mode is
+  // the session's (Live data makes live keys, issue 34 item 9), under the CLI's own rule.
   create: withRecentSignIn(sessionMutation)
     .input(CreateApiKeyInput)
     .output(CreatedApiKey)
     .mutation(async ({ ctx, input }) => {
+      const mode = ctx.session.mode;
+      if (mode === 'live') await assertMayHoldLiveKey(ctx.em, ctx.caller.organizationId);
       const created = await audited(
         ctx,
         (made) => ({
           action: 'api_key.created',
           target: made.entry.id,
-          details: { name: input.name, permissions: input.permissions },
+          details: { name: input.name, permissions: input.permissions, mode },
         }),
         () =>
           createApiKey(
@@ -34,6 +38,7 @@ export const apiKeysRouter = router({
               name: input.name,
               permissions: permissionsFrom(input.permissions),
               expiresAt: futureExpiry(input.expiresAt, ctx.clock),
+              mode,
             },
             ctx.clock,
           ),

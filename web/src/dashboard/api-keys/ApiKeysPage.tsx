@@ -8,6 +8,7 @@ import { formatDateTime } from '../components/format-date.ts';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { ScrollTable } from '../components/ScrollTable.tsx';
 import { DashboardShell } from '../layout/DashboardShell.tsx';
+import { useSession } from '../session/session-context.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
 import { useDashboardQuery } from '../session/use-dashboard-query.ts';
 import { CreateKeyForm } from './CreateKeyForm.tsx';
@@ -32,12 +33,7 @@ export const ApiKeysPage = () => {
       {created ? (
         <NewKeyNotice created={created} onDone={() => setCreated(null)} />
       ) : (
-        <section aria-labelledby="create-key-heading" className="section">
-          <h2 id="create-key-heading" className="subheading">
-            Create API key
-          </h2>
-          <CreateKeyForm onCreated={onCreated} />
-        </section>
+        <CreateKeySection onCreated={onCreated} />
       )}
       <section aria-labelledby="keys-heading" className="section">
         <h2 id="keys-heading" className="subheading">
@@ -48,6 +44,40 @@ export const ApiKeysPage = () => {
         {result.state === 'ready' ? <KeyTable keys={result.data} onRevoked={reload} /> : null}
       </section>
     </DashboardShell>
+  );
+};
+
+/**
+ * The keys the session's mode makes (issue 34 item 9): on Live data a live key, which only an
+ * organization approved for a real provider may hold (the server's rule; said here at once).
+ */
+const CreateKeySection = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) => {
+  const { mode, organization } = useSession();
+  const live = mode === 'live';
+  const realProvider = organization.approvedProviders.some((code) => code !== 'mock');
+  return (
+    <section aria-labelledby="create-key-heading" className="section">
+      <h2 id="create-key-heading" className="subheading">
+        {live ? 'Create live API key' : 'Create API key'}
+      </h2>
+      {live && !realProvider ? (
+        <p>
+          Live keys need your organization approved for a real provider: the Mock bank takes test payments
+          only. Ask the operator of this service to approve your organization (id{' '}
+          <code>{organization.id}</code>, also in Settings) for one, such as UK Open Banking. Until then,
+          switch to Test data to make test keys.
+        </p>
+      ) : (
+        <>
+          <p className="muted">
+            {live
+              ? 'A live key creates payments that move real money. To make a test key, switch to Test data.'
+              : 'A test key’s payments never move money. To make a live key, switch to Live data.'}
+          </p>
+          <CreateKeyForm onCreated={onCreated} />
+        </>
+      )}
+    </section>
   );
 };
 
