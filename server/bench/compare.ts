@@ -64,7 +64,10 @@ function git(args: string[]): string {
   return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** REF's dependencies: this checkout's, hard-linked, when the lockfiles match; else its own `npm ci`. */
+/**
+ * REF's dependencies: this checkout's, hard-linked, when the lockfiles match; else its own `npm ci`
+ * (with its install scripts: the embedded Postgres links its libraries in one).
+ */
 async function installDependencies(worktree: string): Promise<void> {
   const sameLock =
     git(['hash-object', path.join(ROOT, 'package-lock.json')]).trim() ===
@@ -72,7 +75,7 @@ async function installDependencies(worktree: string): Promise<void> {
       encoding: 'utf8',
     }).trim();
   if (!sameLock || !existsSync(path.join(ROOT, 'node_modules'))) {
-    execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], {
       cwd: worktree,
       stdio: 'inherit',
     });
