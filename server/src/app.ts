@@ -41,6 +41,7 @@ import { defaultProviderRegistry } from './providers/default-providers.ts';
 import { obieRoutes } from './providers/obie/obie-routes.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
 import { rateLimitClient } from './rate-limits/client-address.ts';
+import { rateLimitsDocs } from './rate-limits/rate-limits-docs.ts';
 import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
 import type { AppServices, Context } from './trpc/trpc.ts';
@@ -166,7 +167,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   dashboardExportRoute(app, createContext);
 
   // Raw JSON (not enveloped): validators and the reference page read it as a document.
-  const openApiDocument = withExamples(buildOpenApiDocument(appRouter, options.config.publicBaseUrl));
+  const openApiDocument = withExamples(
+    buildOpenApiDocument(appRouter, options.config.publicBaseUrl, rateLimitsDocs(options.config.rateLimits)),
+  );
   app.get('/api/openapi.json', async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(openApiDocument),
   );

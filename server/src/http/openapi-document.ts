@@ -107,10 +107,15 @@ const refName = (schema: unknown): string | undefined => {
  *   decoder); request bodies with nothing required are optional;
  * - `error.code` is the `ErrorCode` enum.
  */
-export function buildOpenApiDocument(router: AnyRouter, publicBaseUrl: string): OpenAPIObject {
+export function buildOpenApiDocument(
+  router: AnyRouter,
+  publicBaseUrl: string,
+  /** The limits as this service applies them (rate-limits/rate-limits-docs.ts); the defaults' text without. */
+  rateLimits: string = RATE_LIMITS,
+): OpenAPIObject {
   const document = generateOpenApiDocument(router, {
     title: 'Payment Initiation Service',
-    description: DESCRIPTION,
+    description: DESCRIPTION.replace(RATE_LIMITS, rateLimits),
     version: API_VERSION,
     openApiVersion: '3.1.0',
     baseUrl: `${publicBaseUrl}/api`,

@@ -11,6 +11,7 @@ import { DashboardShell } from '../layout/DashboardShell.tsx';
 import { useSession } from '../session/session-context.tsx';
 import { useDashboardAction } from '../session/use-dashboard-call.ts';
 import { useDashboardQuery } from '../session/use-dashboard-query.ts';
+import { ApiBudgets } from './ApiBudgets.tsx';
 import { CreateKeyForm } from './CreateKeyForm.tsx';
 import { NewKeyNotice } from './NewKeyNotice.tsx';
 
@@ -43,6 +44,7 @@ export const ApiKeysPage = () => {
         {result.state === 'failed' ? <LoadProblem error={result.error} onRetry={reload} /> : null}
         {result.state === 'ready' ? <KeyTable keys={result.data} onRevoked={reload} /> : null}
       </section>
+      <ApiBudgets />
     </DashboardShell>
   );
 };
