@@ -41,7 +41,8 @@ describe('New payment', () => {
     await user.click(screen.getByRole('button', { name: 'Create payment and link' }));
 
     const heading = await screen.findByRole('heading', { level: 1, name: 'Payment of £18.40 created' });
-    expect(document.activeElement).toBe(heading);
+    // Focus moves in the card's effect, which React may run a moment after the heading is in the DOM.
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(sent).toEqual([
       {
         payment: {
