@@ -8,7 +8,8 @@ import type { PaymentFilters } from './payments.ts';
  */
 export const searchedAmount = (search: string): string | null => {
   const plain = search.trim().replace(/^[£€]\s*/, '');
-  if (!/^(\d{1,3}(,\d{3})+|\d{1,15})(\.\d{1,2})?$/.test(plain)) return null;
+  // No leading zero: `0042` is an order number, searched in the references, never 42.00.
+  if (!/^([1-9]\d{0,2}(,\d{3})+|[1-9]\d{0,14}|0)(\.\d{1,2})?$/.test(plain)) return null;
   return plain.replace(/,/g, '');
 };
 

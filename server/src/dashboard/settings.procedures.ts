@@ -13,7 +13,7 @@ import { BrandInput, BrandSettings, brandSettings, setBrand } from '../organizat
 import { allowedReturnOrigins, setAllowedReturnOrigins } from '../organizations/return-origins.ts';
 import { listSavedPayees, removeSavedPayee, savePayee } from '../organizations/saved-payees.ts';
 import { router } from '../trpc/trpc.ts';
-import { sessionMutation, sessionQuery } from './dashboard-procedures.ts';
+import { sessionMutation, sessionQuery, withRecentSignIn } from './dashboard-procedures.ts';
 import { organizationBudgets } from './organization-budgets.ts';
 
 /**
@@ -46,7 +46,8 @@ export const settingsRouter = router({
     .output(BrandSettings)
     .query(({ ctx }) => brandSettings(ctx.em, ctx.caller.organizationId)),
 
-  setBrand: sessionMutation
+  // The brand customers see once verified: a stolen session must not re-dress a verified page.
+  setBrand: withRecentSignIn(sessionMutation)
     .input(BrandInput)
     .output(BrandSettings)
     .mutation(({ ctx, input }) =>

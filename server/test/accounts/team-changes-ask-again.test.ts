@@ -76,6 +76,8 @@ describe('team changes ask again after 15 minutes', () => {
       await owner.mutation('team.setRole', { userId: session.user.id, role: 'owner' }),
       await owner.mutation('team.remove', { userId: 'usr_someone' }),
       await owner.mutation('team.withdrawInvitation', { email: invited }),
+      // The brand a verified organization's customers see (adversarial review of issue 34, M1).
+      await owner.mutation('settings.setBrand', { displayName: 'Barclays', accentColor: '#00395d' }),
     ];
     for (const refused of refusals) {
       const error = failure(refused, 403);

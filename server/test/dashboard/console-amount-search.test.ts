@@ -58,6 +58,9 @@ describe('search by amount', () => {
     expect(searchedAmount('£ 1,250.00')).toBe('1250.00');
     expect(searchedAmount('INV-18')).toBeNull();
     expect(searchedAmount('18.405')).toBeNull();
+    // An order number with a leading zero is a reference search, not an amount.
+    expect(searchedAmount('0042')).toBeNull();
+    expect(searchedAmount('0.50')).toBe('0.50');
     const record = {
       amount: { value: '18.40' },
       reference: { reference: 'x', endToEndId: 'y' },

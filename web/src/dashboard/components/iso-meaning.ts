@@ -15,7 +15,7 @@ const ISO_WORDS: Record<string, string> = {
   RCVD: 'Received',
   PDNG: 'Waiting for the customer',
   ACTC: 'Authorised by the customer',
-  ACCP: 'Accepted by the bank',
+  ACCP: 'Accepted at the bank',
   ACSP: 'Being settled',
   ACSC: 'Settled',
   RJCT: 'Rejected',
