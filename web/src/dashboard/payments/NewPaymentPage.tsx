@@ -11,6 +11,7 @@ import {
   type SavedPayee,
 } from '../api/dashboard-api.ts';
 import { dashboardQueries } from '../api/dashboard-queries.ts';
+import { AccountFields, type AccountKind } from '../components/AccountFields.tsx';
 import { FormProblem, fieldError } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
@@ -33,7 +34,7 @@ const FIELDS = [
   'payment.reference',
 ] as const;
 
-type Payee = 'uk' | 'iban';
+type Payee = AccountKind;
 type Flow = 'HOSTED_PAGES' | 'API_ONLY';
 
 /**
@@ -252,60 +253,18 @@ const NewPaymentForm = ({ idempotencyKey, options, payees, onCreated }: NewPayme
           error={problem('payment.toAccount.accountName')}
           required
         />
-        <div className="choices choices--inline">
-          <label className="choice">
-            <input
-              type="radio"
-              name={`${ids}-payee`}
-              checked={payee === 'uk'}
-              onChange={() => setPayee('uk')}
-            />
-            <span>UK account</span>
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name={`${ids}-payee`}
-              checked={payee === 'iban'}
-              onChange={() => setPayee('iban')}
-            />
-            <span>International (IBAN)</span>
-          </label>
-        </div>
-        {payee === 'uk' ? (
-          <div className="new-payment__account">
-            <TextField
-              label="Sort code"
-              inputMode="numeric"
-              placeholder="12-34-56"
-              value={sortCode}
-              maxLength={8}
-              onChange={(event) => setSortCode(event.target.value)}
-              error={problem('payment.toAccount.sortCode')}
-              required
-            />
-            <TextField
-              label="Account number"
-              inputMode="numeric"
-              value={accountNumber}
-              maxLength={34}
-              onChange={(event) => setAccountNumber(event.target.value)}
-              error={problem('payment.toAccount.accountNumber')}
-              required
-            />
-          </div>
-        ) : (
-          <TextField
-            label="IBAN"
-            autoCapitalize="characters"
-            spellCheck={false}
-            value={iban}
-            maxLength={42}
-            onChange={(event) => setIban(event.target.value)}
-            error={problem('payment.toAccount.iban')}
-            required
-          />
-        )}
+        <AccountFields
+          name={`${ids}-payee`}
+          kind={payee}
+          onKind={setPayee}
+          sortCode={sortCode}
+          onSortCode={setSortCode}
+          accountNumber={accountNumber}
+          onAccountNumber={setAccountNumber}
+          iban={iban}
+          onIban={setIban}
+          error={(field) => problem(`payment.toAccount.${field}`)}
+        />
       </fieldset>
 
       <TextField

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { LoadingStatus } from '../../components/Skeleton.tsx';
 import { dashboardApi, type SavedPayee } from '../api/dashboard-api.ts';
 import { dashboardQueries } from '../api/dashboard-queries.ts';
+import { AccountFields, type AccountKind } from '../components/AccountFields.tsx';
 import { FormProblem, fieldError } from '../components/FormProblem.tsx';
 import { LoadProblem } from '../components/LoadProblem.tsx';
 import { TextField } from '../components/TextField.tsx';
@@ -76,7 +77,7 @@ const AddPayeeForm = () => {
   const ids = useId();
   const [label, setLabel] = useState('');
   const [accountName, setAccountName] = useState('');
-  const [kind, setKind] = useState<'uk' | 'iban'>('uk');
+  const [kind, setKind] = useState<AccountKind>('uk');
   const [sortCode, setSortCode] = useState('');
   const [accountNumber, setAccountNumber] = useState('');
   const [iban, setIban] = useState('');
@@ -127,55 +128,18 @@ const AddPayeeForm = () => {
       />
       <fieldset className="panel">
         <legend>Account</legend>
-        <div className="choices choices--inline">
-          <label className="choice">
-            <input type="radio" name={`${ids}-kind`} checked={kind === 'uk'} onChange={() => setKind('uk')} />
-            <span>UK account</span>
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name={`${ids}-kind`}
-              checked={kind === 'iban'}
-              onChange={() => setKind('iban')}
-            />
-            <span>International (IBAN)</span>
-          </label>
-        </div>
-        {kind === 'uk' ? (
-          <div className="new-payment__account">
-            <TextField
-              label="Sort code"
-              inputMode="numeric"
-              placeholder="12-34-56"
-              value={sortCode}
-              maxLength={8}
-              onChange={(event) => setSortCode(event.target.value)}
-              error={problem('account.sortCode')}
-              required
-            />
-            <TextField
-              label="Account number"
-              inputMode="numeric"
-              value={accountNumber}
-              maxLength={34}
-              onChange={(event) => setAccountNumber(event.target.value)}
-              error={problem('account.accountNumber')}
-              required
-            />
-          </div>
-        ) : (
-          <TextField
-            label="IBAN"
-            autoCapitalize="characters"
-            spellCheck={false}
-            value={iban}
-            maxLength={42}
-            onChange={(event) => setIban(event.target.value)}
-            error={problem('account.iban')}
-            required
-          />
-        )}
+        <AccountFields
+          name={ids}
+          kind={kind}
+          onKind={setKind}
+          sortCode={sortCode}
+          onSortCode={setSortCode}
+          accountNumber={accountNumber}
+          onAccountNumber={setAccountNumber}
+          iban={iban}
+          onIban={setIban}
+          error={(field) => problem(`account.${field}`)}
+        />
       </fieldset>
       <FormProblem error={error} fields={FIELDS} />
       <p role="status" className="field__hint">
