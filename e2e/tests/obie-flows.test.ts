@@ -1,15 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, openCustomerPage, PHONE, screenshot } from './support/browser.ts';
 import { returnedToMerchant } from './support/customer-steps.ts';
-import { childEnv, REPO_ROOT } from './support/e2e-config.ts';
-import { freePort } from './support/free-port.ts';
 import { MERCHANT_ORIGIN } from './support/merchant-api.ts';
-import { type RunningServer, startServer, stopProcessGroup } from './support/server-process.ts';
+import { OBIE_BANK_ID, type ObieSetup, startObieSetup } from './support/obie-bank.ts';
 
 /**
  * The `obie` provider in Chromium, on a clean setup: its own sandbox bank (started as `npm start`
@@ -17,73 +11,26 @@ import { type RunningServer, startServer, stopProcessGroup } from './support/ser
  * the bank's client.json, an organization approved for obie by the operator CLI. The customer
  * signs in and decides at the bank's real pages, comes back through our callback to the merchant.
  */
-const BANK_ID = 'obie-sandbox-bank';
 let browser: Browser;
-let bank: ChildProcess | undefined;
-let server: RunningServer | undefined;
-let apiKey = '';
-const bankDir = mkdtempSync(path.join(tmpdir(), 'pis-e2e-obie-bank-'));
-// Postgres runs as the `postgres` user when we are root: it must reach the data folder.
-chmodSync(bankDir, 0o755);
+let setup: ObieSetup | undefined;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  bank = spawn('npm', ['run', '-s', '-w', '@pis/sandbox-bank', 'start'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...childEnv(),
-      SANDBOX_BANK_PORT: String(await freePort()),
-      SANDBOX_BANK_API_PORT: String(await freePort()),
-      SANDBOX_BANK_PG_PORT: String(await freePort()),
-      SANDBOX_BANK_DATA_DIR: bankDir,
-      SANDBOX_BANK_CLIENT_BASE_URL: baseUrl,
-      SANDBOX_BANK_STEP_MS: '300',
-      SANDBOX_BANK_LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      SANDBOX_BANK_DATABASE_URL: '',
-    },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bank not ready:\n${output.join('')}`)), 120_000);
-    const watch = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes('Sandbox Bank ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    bank?.stdout?.on('data', watch);
-    bank?.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    bank?.once('exit', (code) => reject(new Error(`bank exited ${code}:\n${output.join('')}`)));
-  });
-  expect(existsSync(path.join(bankDir, 'client.json'))).toBe(true);
-  server = await startServer({
-    port,
-    env: { OBIE: 'on', OBIE_SANDBOX_CLIENT_FILE: path.join(bankDir, 'client.json') },
-  });
-  const org = await server.admin(['org:create', '--name', 'E2E Open Banking Shop']);
-  const organizationId = String(org.organizationId ?? org.id);
-  await server.admin(['org:approve-provider', '--org', organizationId, '--provider', 'obie']);
-  const key = await server.admin(['key:create', '--org', organizationId, '--permissions', 'read,write']);
-  apiKey = String(key.apiKey ?? key.key);
+  setup = await startObieSetup('E2E Open Banking Shop');
   browser = await launchBrowser();
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  if (bank) await stopProcessGroup(bank);
-  rmSync(bankDir, { recursive: true, force: true });
+  await setup?.stop();
 }, 60_000);
 
 async function api<T>(method: string, urlPath: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server?.baseUrl}${urlPath}`, {
+  const response = await fetch(`${setup?.server.baseUrl}${urlPath}`, {
     method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-api-key': setup?.apiKey ?? '',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const envelope = (await response.json()) as { success: boolean; data?: T; error?: unknown };
@@ -106,7 +53,7 @@ const create = (overrides: Record<string, unknown> = {}) =>
     amount: { value: '12.50', currency: 'GBP' },
     reference: 'E2E obie',
     provider: 'obie',
-    bankId: BANK_ID,
+    bankId: OBIE_BANK_ID,
     redirectUrl: `${MERCHANT_ORIGIN}/return`,
     ...overrides,
   });
