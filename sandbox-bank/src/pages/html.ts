@@ -45,6 +45,28 @@ ${body.value}
 </html>`;
 }
 
+/** An IBAN as banks print it, in groups of four. */
+export const spacedIban = (iban: string) => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+
+/**
+ * The approval form's end, the same on both faces: the customer's accounts to pay from (the first
+ * chosen) and the two decisions.
+ */
+export const payFromAndDecide = (
+  accounts: { id: string; label: string }[],
+) => html`<fieldset><legend>Pay from</legend>
+${accounts.map(
+  (account, index) =>
+    html`<div class="choice"><input type="radio" id="account-${account.id}" name="account" value="${account.id}"${
+      index === 0 ? html` checked` : html``
+    }><label for="account-${account.id}">${account.label}</label></div>`,
+)}
+</fieldset>
+<div class="actions">
+<button class="primary" type="submit" name="action" value="approve">Approve payment</button>
+<button class="secondary" type="submit" name="action" value="reject">Reject</button>
+</div>`;
+
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f5f7}

@@ -6,7 +6,7 @@ import { type Account, accountsOf, TEST_CUSTOMER } from '../bank/accounts.ts';
 import { authoriseConsent, type Consent, findConsent, rejectConsent } from '../bank/consents.ts';
 import { ID_SHAPE } from '../bank/ids.ts';
 import { ACR_SCA, INTENT_CLAIM } from '../oidc/provider.ts';
-import { html, page, STYLESHEET } from './html.ts';
+import { html, page, payFromAndDecide, STYLESHEET, spacedIban } from './html.ts';
 
 /**
  * The customer's side of an authorization (oidc-provider "interactions"): sign in, then see
@@ -93,18 +93,7 @@ export function registerPages(app: FastifyInstance, context: PagesContext): void
 <dt>Reference</dt><dd>${reference}</dd>
 </dl>
 <form method="post" action="/interaction/${details.uid}/confirm">
-<fieldset><legend>Pay from</legend>
-${accounts.map(
-  (account, index) =>
-    html`<div class="choice"><input type="radio" id="account-${account.id}" name="account" value="${account.id}"${
-      index === 0 ? html` checked` : html``
-    }><label for="account-${account.id}">${account.name} (${account.identification.slice(-4).padStart(8, '•')}), balance £${grouped(account.balance)}</label></div>`,
-)}
-</fieldset>
-<div class="actions">
-<button class="primary" type="submit" name="action" value="approve">Approve payment</button>
-<button class="secondary" type="submit" name="action" value="reject">Reject</button>
-</div>
+${payFromAndDecide(accounts.map((account) => ({ id: account.id, label: `${account.name} (${account.identification.slice(-4).padStart(8, '•')}), balance £${grouped(account.balance)}` })))}
 </form>`,
       ),
     );
@@ -283,6 +272,6 @@ export function accountText(account: { SchemeName?: string; Identification: stri
   if (account.SchemeName === 'UK.OBIE.SortCodeAccountNumber' && /^\d{14}$/.test(id)) {
     return `${id.slice(0, 2)}-${id.slice(2, 4)}-${id.slice(4, 6)} ${id.slice(6)}`;
   }
-  if (account.SchemeName === 'UK.OBIE.IBAN') return id.replace(/(.{4})(?=.)/g, '$1 ');
+  if (account.SchemeName === 'UK.OBIE.IBAN') return spacedIban(id);
   return account.Identification;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { type Html, html, page } from '../pages/html.ts';
+import { type Html, html, page, payFromAndDecide, spacedIban } from '../pages/html.ts';
 import { EU_BANK, EU_CUSTOMER, type EuAccount, euAccounts } from './accounts.ts';
 import {
   approve,
@@ -62,23 +62,12 @@ export function registerXs2aPages(app: FastifyInstance, context: Xs2aPagesContex
       html`<h1>Approve this payment</h1>
 <dl>
 <dt>Payee</dt><dd>${payment.data.creditorName}</dd>
-<dt>IBAN</dt><dd>${spaced(payment.data.creditorAccount.iban)}</dd>
+<dt>IBAN</dt><dd>${spacedIban(payment.data.creditorAccount.iban)}</dd>
 <dt>Amount</dt><dd>${euros(payment.data.instructedAmount.amount)}</dd>
 <dt>Reference</dt><dd>${payment.data.remittanceInformationUnstructured ?? payment.data.endToEndIdentification ?? '-'}</dd>
 </dl>
 <form method="post" action="${base(payment.authorisationId)}/decision">
-<fieldset><legend>Pay from</legend>
-${accounts.map(
-  (account, index) =>
-    html`<div class="choice"><input type="radio" id="account-${account.id}" name="account" value="${account.id}"${
-      index === 0 ? html` checked` : html``
-    }><label for="account-${account.id}">${account.name} (${spaced(account.iban)}), balance ${euros(account.balance)}</label></div>`,
-)}
-</fieldset>
-<div class="actions">
-<button class="primary" type="submit" name="action" value="approve">Approve payment</button>
-<button class="secondary" type="submit" name="action" value="reject">Reject</button>
-</div>
+${payFromAndDecide(accounts.map((account) => ({ id: account.id, label: `${account.name} (${spacedIban(account.iban)}), balance ${euros(account.balance)}` })))}
 </form>`,
     );
   });
@@ -199,8 +188,6 @@ export function euros(amount: string): string {
   const [whole = '0', fraction = '00'] = amount.split('.');
   return `€${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.padEnd(2, '0')}`;
 }
-
-const spaced = (iban: string) => iban.replace(/(.{4})(?=.)/g, '$1 ');
 
 function sameOrigin(request: FastifyRequest, origin: string): boolean {
   const header = request.headers.origin;
