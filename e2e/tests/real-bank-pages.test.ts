@@ -32,6 +32,18 @@ afterAll(async () => {
   await setup?.stop();
 }, 60_000);
 
+/**
+ * Until the bank answers as its faults file now says: it re-reads the file each second, and its
+ * customer pages and its API read the same switch (an outage: every page but /assets answers 503).
+ */
+const bankOutage = (outage: boolean) =>
+  expect
+    .poll(async () => (await fetch(`${setup.bankPagesUrl}/`)).status === 503, {
+      timeout: 10_000,
+      interval: 100,
+    })
+    .toBe(outage);
+
 async function api<T>(method: string, urlPath: string, body?: unknown): Promise<T> {
   const response = await fetch(`${setup.server.baseUrl}${urlPath}`, {
     method,
@@ -80,7 +92,7 @@ describe('real-bank customer pages', () => {
     });
     writeFaults(setup.bankDir, { ...NO_FAULTS, outage: true });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 2_200)); // the bank re-reads its faults each second
+      await bankOutage(true);
       await page.goto(payment.redirectUrl);
       await page.getByRole('heading', { name: 'The bank could not be reached' }).waitFor();
       expect(await page.locator('.topbar__brand').textContent()).toBe(SHOP);
@@ -93,7 +105,7 @@ describe('real-bank customer pages', () => {
     } finally {
       writeFaults(setup.bankDir, NO_FAULTS);
     }
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    await bankOutage(false);
     await page.getByRole('link', { name: 'Try again' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     assertNoConsoleErrors();
@@ -116,7 +128,7 @@ describe('real-bank customer pages', () => {
     const payment = await create();
     const token = signLinkToken(setup.server.linkSigningSecret, {
       paymentId: payment.paymentId,
-      purpose: 'obie',
+      purpose: 'bank',
       expiresAt: new Date(Date.now() - 60_000),
     });
     const { page, assertNoConsoleErrors } = await openCustomerPage(browser, {

@@ -35,10 +35,10 @@ import { createRouteResolver, observeHttp } from './observability/http-metrics.t
 import { noteRequestKeyOwner, type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
 import { requestContext, traceHttp } from './observability/tracing.ts';
 import { brandLogoRoutes } from './organizations/brand-logo-route.ts';
+import { providerRoutes } from './payments/customer-pages/provider-routes.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
-import { obieRoutes } from './providers/obie/obie-routes.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
 import { rateLimitClient } from './rate-limits/client-address.ts';
 import { rateLimitsDocs } from './rate-limits/rate-limits-docs.ts';
@@ -178,7 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { orm: options.orm });
   await app.register(bankLogoRoutes);
   await app.register(brandLogoRoutes, { orm: options.orm });
-  await app.register(obieRoutes, { services });
+  await app.register(providerRoutes, { services });
   await webApp(app, { distDir: options.config.webDistDir });
   return app;
 }

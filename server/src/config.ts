@@ -110,6 +110,12 @@ const EnvSchema = z.object({
    */
   OBIE: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
   OBIE_SANDBOX_CLIENT_FILE: optional(z.string()),
+  /**
+   * The `nextgenpsd2` provider's sandbox bank connection (Sandbox Bank EU): the bank's
+   * `xs2a-client.json` beside obie's `client.json`. `NEXTGENPSD2=off` configures none.
+   */
+  NEXTGENPSD2: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
+  NEXTGENPSD2_SANDBOX_CLIENT_FILE: optional(z.string()),
   SANDBOX_BANK_DATA_DIR: optional(z.string()),
   /** Set by the root `npm start` when it starts the sandbox bank beside the service. */
   SANDBOX_BANK_STARTED_BESIDE: optional(z.string()),
@@ -241,6 +247,8 @@ export interface Config {
   dataDir: string;
   /** The `obie` provider's bank connections, one per ASPSP (an empty list: obie is not configured). */
   obieConnections: ObieConnectionConfig[];
+  /** The `nextgenpsd2` provider's bank connections (an empty list: it is not configured). */
+  nextgenpsd2Connections: BankConnectionConfig[];
 }
 
 /**
@@ -248,12 +256,13 @@ export interface Config {
  * the adapter first connects, not at start: the sandbox bank started beside the service by
  * `npm start` rewrites it on its own start, which may finish after ours.
  */
-export interface ObieConnectionConfig {
+export interface BankConnectionConfig {
   /** Our bank id (GET /banks) for this ASPSP. */
   bankId: string;
   name: string;
   clientFile: string;
 }
+export type ObieConnectionConfig = BankConnectionConfig;
 
 const ObieClientSchema = z.object({
   issuer: z.url(),
@@ -297,16 +306,36 @@ export function readObieClient(file: string): ObieClient {
  * The sandbox bank's connection, when there is one to use: its client file exists, or the bank
  * is being started beside the service (root `npm start`, SANDBOX_BANK not off) and writes it.
  */
-function obieConnectionsOf(e: z.infer<typeof EnvSchema>, dataDir: string): ObieConnectionConfig[] {
-  if (e.OBIE === 'off') return [];
+function sandboxConnection(
+  e: z.infer<typeof EnvSchema>,
+  dataDir: string,
+  fileName: string,
+  given: string | undefined,
+  bank: Omit<BankConnectionConfig, 'clientFile'>,
+): BankConnectionConfig[] {
   const clientFile = path.resolve(
-    e.OBIE_SANDBOX_CLIENT_FILE ??
-      path.join(e.SANDBOX_BANK_DATA_DIR ?? path.join(dataDir, 'sandbox-bank'), 'client.json'),
+    given ?? path.join(e.SANDBOX_BANK_DATA_DIR ?? path.join(dataDir, 'sandbox-bank'), fileName),
   );
   const bankStartsBeside = e.SANDBOX_BANK_STARTED_BESIDE === '1';
   if (!existsSync(clientFile) && !bankStartsBeside) return [];
-  return [{ bankId: 'obie-sandbox-bank', name: 'Sandbox Bank (Open Banking)', clientFile }];
+  return [{ ...bank, clientFile }];
 }
+
+const obieConnectionsOf = (e: z.infer<typeof EnvSchema>, dataDir: string): ObieConnectionConfig[] =>
+  e.OBIE === 'off'
+    ? []
+    : sandboxConnection(e, dataDir, 'client.json', e.OBIE_SANDBOX_CLIENT_FILE, {
+        bankId: 'obie-sandbox-bank',
+        name: 'Sandbox Bank (Open Banking)',
+      });
+
+const nextgenpsd2ConnectionsOf = (e: z.infer<typeof EnvSchema>, dataDir: string): BankConnectionConfig[] =>
+  e.NEXTGENPSD2 === 'off'
+    ? []
+    : sandboxConnection(e, dataDir, 'xs2a-client.json', e.NEXTGENPSD2_SANDBOX_CLIENT_FILE, {
+        bankId: 'sandbox-bank-eu',
+        name: 'Sandbox Bank EU',
+      });
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -397,6 +426,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir: string
     },
     dataDir,
     obieConnections: obieConnectionsOf(e, dataDir),
+    nextgenpsd2Connections: nextgenpsd2ConnectionsOf(e, dataDir),
   };
 }
 

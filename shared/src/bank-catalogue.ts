@@ -18,11 +18,16 @@ export type MockBankDefinition = {
   practice?: boolean;
 };
 
-const UK = ['FASTER_PAYMENTS'];
+export const UK = ['FASTER_PAYMENTS'];
 const SEPA = ['SEPA_CREDIT_TRANSFER', 'SEPA_INSTANT'];
 const SEPA_STANDARD = ['SEPA_CREDIT_TRANSFER'];
 const FULL = { accountAccess: true, accountBalance: true, transactions: true, payments: true };
-const PAYMENTS_ONLY = { accountAccess: false, accountBalance: false, transactions: false, payments: true };
+export const PAYMENTS_ONLY = {
+  accountAccess: false,
+  accountBalance: false,
+  transactions: false,
+  payments: true,
+};
 const NO_BALANCE = { accountAccess: true, accountBalance: false, transactions: true, payments: true };
 
 type Row = [
@@ -101,7 +106,7 @@ const COUNTRIES: Record<string, { methods: string[]; banks: Row[] }> = {
 };
 
 /** Stable uuid per bank id, so the catalogue is deterministic without a table of literals. */
-const stableUuid = (id: string): string => {
+export const stableUuid = (id: string): string => {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   const hex: string[] = [];
@@ -132,30 +137,3 @@ export const MOCK_BANK_CATALOGUE: readonly MockBankDefinition[] = Object.entries
       }),
     ),
 );
-
-/**
- * Banks reached through the `obie` provider (UK Open Banking): one per ASPSP connection the
- * service can have. Today the practice bank in `sandbox-bank/`; a real bank is one more entry
- * here and one more connection in the configuration.
- */
-export const OBIE_BANK_CATALOGUE: readonly MockBankDefinition[] = [
-  {
-    id: 'obie-sandbox-bank',
-    uuid: stableUuid('obie-sandbox-bank'),
-    name: 'Sandbox Bank (Open Banking)',
-    displayName: 'Sandbox Bank',
-    country: 'GB',
-    paymentMethods: UK,
-    active: true,
-    features: PAYMENTS_ONLY,
-    brandColor: '#047857',
-    providers: ['obie'],
-    practice: true,
-  },
-];
-
-/** Whether a bank takes only test payments: the Mock bank's, and obie banks marked `practice`. */
-export const isPracticeBank = (bankId: string): boolean => {
-  if (MOCK_BANK_CATALOGUE.some((bank) => bank.id === bankId)) return true;
-  return OBIE_BANK_CATALOGUE.find((bank) => bank.id === bankId)?.practice ?? true;
-};

@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import {
-  isPracticeBank,
-  MOCK_BANK_CATALOGUE,
-  type MockBankDefinition,
-  OBIE_BANK_CATALOGUE,
-} from './bank-catalogue.ts';
-import { OBIE_PROVIDER } from './obie-statuses.ts';
+import { MOCK_BANK_CATALOGUE, type MockBankDefinition } from './bank-catalogue.ts';
 import { BankId } from './payments.ts';
 import { MOCK_PROVIDER, queryInteger } from './primitives.ts';
+import { isPracticeBank, PROVIDERS, providerDescriptor, REAL_PROVIDER_BANKS } from './providers/index.ts';
 
 export const BankFeatures = z
   .object({
@@ -82,15 +77,11 @@ export const ProviderEntry = z
 export type ProviderEntry = z.infer<typeof ProviderEntry>;
 export const ProvidersList = z.object({ providers: z.array(ProviderEntry) }).meta({ id: 'ProvidersList' });
 
-/** Display names of providers the service knows; an approved code without one shows its code. */
-const PROVIDER_NAMES: Record<string, string> = {
-  [MOCK_PROVIDER]: 'Mock bank',
-  [OBIE_PROVIDER]: 'UK Open Banking',
-};
-
-/** Providers whose banks a caller sees: approved ones that have a catalogue (mock, obie). */
+/** Providers whose banks a caller sees: the Mock bank's, and the real providers it is approved for. */
 export const bankProviders = (approvedProviders: readonly string[]): string[] =>
-  [MOCK_PROVIDER, OBIE_PROVIDER].filter((code) => code === MOCK_PROVIDER || approvedProviders.includes(code));
+  PROVIDERS.map((descriptor) => descriptor.code).filter(
+    (code) => code === MOCK_PROVIDER || approvedProviders.includes(code),
+  );
 
 /** The providers that reach a bank (its `providerSupport`), among those the caller sees. */
 const providersOf = (definition: MockBankDefinition, visible: readonly string[]) =>
@@ -100,7 +91,7 @@ const providersOf = (definition: MockBankDefinition, visible: readonly string[])
 export const paymentProviders = (usableProviders: readonly string[]): ProviderEntry[] =>
   [...new Set([MOCK_PROVIDER, ...usableProviders])].map((id) => ({
     id,
-    name: PROVIDER_NAMES[id] ?? id,
+    name: providerDescriptor(id)?.name ?? id,
     supportsPayments: true as const,
   }));
 
@@ -143,7 +134,7 @@ const visibleDefinitions = (context: BankContext, provider?: string) => {
   const visible = bankProviders(context.approvedProviders);
   if (provider !== undefined && !visible.includes(provider)) return [];
   const wanted = provider === undefined ? visible : [provider];
-  return [...(context.catalogue ?? MOCK_BANK_CATALOGUE), ...OBIE_BANK_CATALOGUE].filter(
+  return [...(context.catalogue ?? MOCK_BANK_CATALOGUE), ...REAL_PROVIDER_BANKS].filter(
     (definition) =>
       providersOf(definition, wanted).length > 0 && !(context.liveOnly && isPracticeBank(definition.id)),
   );
@@ -185,4 +176,4 @@ export const bankCountries = (context: BankContext): string[] => [
   ...new Set(visibleDefinitions(context).map((bank) => bank.country)),
 ];
 
-export { MOCK_BANK_CATALOGUE, type MockBankDefinition, OBIE_BANK_CATALOGUE };
+export { MOCK_BANK_CATALOGUE, type MockBankDefinition };

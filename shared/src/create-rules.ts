@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { isPracticeBank } from './bank-catalogue.ts';
 import { type Bank, type BankContext, findBank } from './banks.ts';
 import { AppError, validationFailed } from './errors.ts';
 import type { PaymentMode } from './lifecycle.ts';
-import { OBIE_PROVIDER } from './obie-statuses.ts';
 import type { CreatePaymentCommand } from './payments.ts';
 import { MOCK_PROVIDER } from './primitives.ts';
+import { isPracticeBank, type ProviderDescriptor, providerDescriptor } from './providers/index.ts';
 
 /**
  * The create rules that need more than the request body: who asks (approved providers), what
@@ -118,16 +117,47 @@ export const checkCreateRules = (command: CreatePaymentCommand, context: CreateR
       'Hosted payment pages cannot be used right now; create the payment with flowType API_ONLY',
     );
   }
-  if (command.provider === OBIE_PROVIDER && command.flowType === 'API_ONLY' && !command.bankId) {
-    // A real provider reaches many banks, and API_ONLY has no page to choose one on.
-    throw validationFailed([
-      {
-        field: 'bankId',
-        message: `is required with provider ${OBIE_PROVIDER} and flowType API_ONLY (see GET /api/banks)`,
-      },
-    ]);
-  }
+  const descriptor = providerDescriptor(command.provider);
+  if (descriptor) checkProviderTakes(command, descriptor);
   if (command.bankId) reachableBank(command.bankId, command.provider, context);
+};
+
+/**
+ * What a provider's banks can take, from its descriptor: 400 VALIDATION_FAILED naming each field
+ * it cannot, before anything is stored or sent.
+ */
+const checkProviderTakes = (command: CreatePaymentCommand, descriptor: ProviderDescriptor): void => {
+  const { code } = descriptor;
+  const issues: { field: string; message: string }[] = [];
+  const { currency, value } = command.amount;
+  if (descriptor.currencies !== 'any' && !descriptor.currencies.includes(currency)) {
+    issues.push({
+      field: 'amount.currency',
+      message: `must be ${descriptor.currencies.join(' or ')} with provider ${code}`,
+    });
+  }
+  const decimals = value.split('.')[1]?.length ?? 0;
+  if (descriptor.maxDecimals !== undefined && decimals > descriptor.maxDecimals) {
+    issues.push({
+      field: 'amount.value',
+      message: `must have at most ${descriptor.maxDecimals} decimals with provider ${code}`,
+    });
+  }
+  const scheme = command.toAccount.iban ? 'iban' : 'sortCode';
+  if (!descriptor.accountSchemes.includes(scheme)) {
+    issues.push({
+      field: scheme === 'iban' ? 'toAccount.iban' : 'toAccount.sortCode',
+      message: `cannot be used with provider ${code}: give ${descriptor.accountSchemes.map((name) => (name === 'iban' ? 'an iban' : 'a sortCode with an accountNumber')).join(', or ')}`,
+    });
+  }
+  if (descriptor.bankRequiredForApiOnly && command.flowType === 'API_ONLY' && !command.bankId) {
+    // A real provider reaches many banks, and API_ONLY has no page to choose one on.
+    issues.push({
+      field: 'bankId',
+      message: `is required with provider ${code} and flowType API_ONLY (see GET /api/banks)`,
+    });
+  }
+  if (issues.length > 0) throw validationFailed(issues);
 };
 
 /**

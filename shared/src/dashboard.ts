@@ -3,9 +3,9 @@ import { IdempotencyKeyValue } from './create-rules.ts';
 import { awaitsDecision, PAYMENT_MODES } from './lifecycle.ts';
 import { MAX_WAIT_SECONDS } from './live-reads.ts';
 import { ApprovalTiming, RejectReason } from './mock-bank.ts';
-import { OBIE_PROVIDER } from './obie-statuses.ts';
 import { CreatePaymentInput, Payment, PaymentIdInput } from './payments.ts';
 import { MOCK_PROVIDER } from './primitives.ts';
+import { providerDescriptor } from './providers/index.ts';
 import { isTerminal, PaymentStatus } from './state-machine.ts';
 
 /**
@@ -170,12 +170,12 @@ export type PaymentActions = z.infer<typeof PaymentActions>;
  */
 /**
  * Whether a new customer link can be made for a payment: its customer link is ours to sign (a
- * hosted flow; for API_ONLY the Mock bank, or `obie`, whose link of ours asks the bank for its
+ * hosted flow; for API_ONLY a provider whose `linkKind` is `ours`: the Mock bank, or a link of ours that asks the bank for its
  * page when opened); a provider whose bank issues the link itself could not. The one rule behind
  * `POST /payments/{id}/link`'s 409 LINK_NOT_RENEWABLE and the dashboard's button.
  */
 export const customerLinkRenewable = (payment: { flowType: string; provider: string }): boolean =>
-  payment.flowType !== 'API_ONLY' || payment.provider === MOCK_PROVIDER || payment.provider === OBIE_PROVIDER;
+  payment.flowType !== 'API_ONLY' || providerDescriptor(payment.provider)?.linkKind === 'ours';
 
 export const paymentActions = (
   payment: Pick<Payment, 'status' | 'provider' | 'flowType'>,
@@ -213,7 +213,8 @@ export const DashboardPayment = z.object({
    * A real provider's own statuses as its bank last reported them (obie: consent AWAU, AUTH,
    * COND, RJCT; payment RCVD ... ACSC, RJCT), kept beside ours; absent for the Mock bank.
    */
-  atBank: z.object({ consentStatus: z.string().nullable(), bankStatus: z.string().nullable() }).optional(),
+  /** A real provider's own statuses for the payment as its bank last reported them (obie: consent, payment). */
+  atBank: z.record(z.string(), z.string()).optional(),
 });
 export type DashboardPayment = z.infer<typeof DashboardPayment>;
 

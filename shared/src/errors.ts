@@ -107,6 +107,12 @@ export const ERROR_KINDS = {
     publicCode: true,
     description: 'A customer link past its lifetime (customer pages)',
   },
+  NOTIFICATION_INVALID: {
+    status: 400,
+    publicCode: true,
+    description:
+      "A bank's push to /api/providers/{code}/event-notifications that is not genuine (signature, audience, type, age) or was received already",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, publicCode: true, description: 'The request body is over 100 KB' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

@@ -6,9 +6,9 @@ import {
   type ResolvedTiming,
   timelineFor,
 } from './mock-bank.ts';
-import { type ObieFacts, obieTarget } from './obie-statuses.ts';
 import type { CreatePaymentCommand, FlowType, PaymentError } from './payments.ts';
 import type { Account, Amount, Reference } from './primitives.ts';
+import type { BankReport, ProviderStatus } from './providers/provider-descriptor.ts';
 import {
   canTransition,
   type IsoCode,
@@ -29,11 +29,11 @@ export const PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const HOSTED_LINK_TTL_SECONDS = 60 * 60;
 export const MOCK_BANK_LINK_TTL_SECONDS = 30 * 60;
 /**
- * An `obie` customer link (ours, /providers/obie/authorize/<token>): asks the bank for a fresh
- * sign-in page each time it is opened, so it may outlive the bank's PAR request (60 s). As long
- * as the Mock bank's link: both are the link a merchant sends for API_ONLY.
+ * A real provider's customer link (ours, /providers/<code>/authorize/<token>): asks the bank for
+ * its sign-in page each time it is opened, so it may outlive the bank's own (obie's PAR request
+ * lives 60 s). As long as the Mock bank's link: both are the link a merchant sends for API_ONLY.
  */
-export const OBIE_LINK_TTL_SECONDS = 30 * 60;
+export const BANK_LINK_TTL_SECONDS = 30 * 60;
 
 /**
  * Live or test: the mode of the API key that made the payment. A key sees only its own mode's
@@ -69,10 +69,11 @@ export type PaymentRecord = {
   completedAt: Date | null;
   /** When the payment next changes by itself (a timeline step or expiry); null once finished. */
   nextDueAt: Date | null;
-  /** A real provider's consent status as its bank last reported it (obie: AWAU, AUTH, COND, RJCT). */
-  consentStatus: string | null;
-  /** A real provider's payment status as its bank last reported it (obie: RCVD ... ACSC, RJCT). */
-  bankStatus: string | null;
+  /**
+   * A real provider's own statuses as its bank last reported them, by the provider's names
+   * (obie: `consent` AWAU ... COND, `payment` RCVD ... ACSC); null before any news.
+   */
+  providerStatus: ProviderStatus | null;
   /**
    * The payment's own test clock: how far it has been moved ahead of the real time (seconds,
    * Mock bank payments only, see `advanceClock`). Its lifecycle runs at `paymentNow`.
@@ -225,8 +226,7 @@ export const receivePayment = (command: CreatePaymentCommand, ids: NewPaymentIds
     expiresAt: new Date(now.getTime() + PAYMENT_LIFETIME_MS),
     completedAt: null,
     nextDueAt: null,
-    consentStatus: null,
-    bankStatus: null,
+    providerStatus: null,
     clockOffsetSeconds: 0,
   };
   const entry: HistoryRecord = {
@@ -346,24 +346,26 @@ export const reject = (record: PaymentRecord, reason: RejectReason, now: Date): 
 };
 
 /**
- * A real bank's news (obie: its consent and payment statuses, mapped in obie-statuses.ts): the
- * facts are kept as reported, and the payment moves to what they mean only when that is a step
- * forward. A status the bank reports out of order never moves a payment backwards, and a
+ * A real bank's news, as its provider's table mapped it (`target`), with the bank's own statuses
+ * (`providerStatus`): those are kept as reported, and the payment moves to what the target means
+ * only when that is a step forward. A status the bank reports out of order never moves a payment backwards, and a
  * finished payment never changes. A consent the customer authorised counts as approved, so our
  * 24-hour expiry stops applying to it.
  */
-export const reportFromBank = (record: PaymentRecord, facts: ObieFacts, now: Date): Change => {
+export const reportFromBank = (record: PaymentRecord, report: BankReport, now: Date): Change => {
   const current = catchUp(record, now);
   if (isTerminal(current.record.status)) return current;
   const withFacts: Change = {
     ...current,
     record: {
       ...current.record,
-      consentStatus: facts.consentStatus ?? current.record.consentStatus,
-      bankStatus: facts.bankStatus ?? current.record.bankStatus,
+      providerStatus:
+        Object.keys(report.providerStatus).length === 0
+          ? current.record.providerStatus
+          : { ...current.record.providerStatus, ...report.providerStatus },
     },
   };
-  const target = obieTarget(facts);
+  const { target } = report;
   if (!target) return withFacts;
   const status = serviceStatusOf(target.iso, target.reason);
   if (!canTransition(withFacts.record.status, status)) return withFacts;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CreatePaymentInput,
   catchUp,
+  obieReport,
   obieTarget,
   PAYMENT_LIFETIME_MS,
   type PaymentRecord,
@@ -51,24 +52,35 @@ describe('the obie status table (issue 19)', () => {
   });
 
   it('keeps both facts and never moves backwards on an out-of-order report', () => {
-    const accepted = reportFromBank(atBank(), { consentStatus: 'COND', bankStatus: 'ACSP' }, at(5)).record;
-    expect(accepted).toMatchObject({ status: 'ACCEPTED', consentStatus: 'COND', bankStatus: 'ACSP' });
-    const late = reportFromBank(accepted, { consentStatus: 'COND', bankStatus: 'RCVD' }, at(6));
+    const accepted = reportFromBank(
+      atBank(),
+      obieReport({ consentStatus: 'COND', bankStatus: 'ACSP' }),
+      at(5),
+    ).record;
+    expect(accepted).toMatchObject({
+      status: 'ACCEPTED',
+      providerStatus: { consent: 'COND', payment: 'ACSP' },
+    });
+    const late = reportFromBank(accepted, obieReport({ consentStatus: 'COND', bankStatus: 'RCVD' }), at(6));
     expect(late.history).toEqual([]);
     expect(late.record.status).toBe('ACCEPTED');
-    const consentOnly = reportFromBank(accepted, { consentStatus: 'AUTH', bankStatus: null }, at(7));
+    const consentOnly = reportFromBank(
+      accepted,
+      obieReport({ consentStatus: 'AUTH', bankStatus: null }),
+      at(7),
+    );
     expect(consentOnly.record.status).toBe('ACCEPTED');
   });
 
   it('a bank rejection: FAILED with the reason, and error says why', () => {
     const failed = reportFromBank(
       atBank(),
-      {
+      obieReport({
         consentStatus: 'COND',
         bankStatus: 'RJCT',
         bankReason: 'FF01',
         bankReasonText: 'Invalid file format',
-      },
+      }),
       at(5),
     ).record;
     expect(failed).toMatchObject({ status: 'FAILED', isoCode: 'RJCT', isoReason: 'NARR' });
@@ -77,9 +89,17 @@ describe('the obie status table (issue 19)', () => {
   });
 
   it('our 24 h expiry still applies to a consent never finished, not to one authorised', () => {
-    const waiting = reportFromBank(atBank(), { consentStatus: 'AWAU', bankStatus: null }, at(5)).record;
+    const waiting = reportFromBank(
+      atBank(),
+      obieReport({ consentStatus: 'AWAU', bankStatus: null }),
+      at(5),
+    ).record;
     expect(catchUp(waiting, at(PAYMENT_LIFETIME_MS / 1000 + 1)).record.status).toBe('EXPIRED');
-    const authorised = reportFromBank(waiting, { consentStatus: 'AUTH', bankStatus: null }, at(6)).record;
+    const authorised = reportFromBank(
+      waiting,
+      obieReport({ consentStatus: 'AUTH', bankStatus: null }),
+      at(6),
+    ).record;
     expect(authorised).toMatchObject({ status: 'AUTHORIZED', nextDueAt: null });
     expect(catchUp(authorised, at(PAYMENT_LIFETIME_MS / 1000 + 1)).record.status).toBe('AUTHORIZED');
   });

@@ -201,13 +201,13 @@ describe('payment page', () => {
           payment: payment({ provider: 'obie', bankId: 'obie-sandbox-bank', status: 'ACCEPTED' }),
           customerLink: null,
           actions: { cancel: false, approve: false, reject: false, advance: false, link: false },
-          atBank: { consentStatus: 'COND', bankStatus: 'ACSP' },
+          atBank: { consent: 'COND', payment: 'ACSP' },
         }),
       ),
     );
     renderAt('/dashboard/payments/pay_1');
     const row = (await screen.findByText('At the bank')).parentElement as HTMLElement;
-    expect(row.textContent).toBe('At the bankConsent COND · payment ACSP');
+    expect(row.textContent).toBe('At the bankconsent COND · payment ACSP');
     const details = row.parentElement as HTMLElement;
     expect(details.textContent).toContain('obie-sandbox-bank');
     expect(details.textContent).toContain('obie');

@@ -4,6 +4,7 @@ import {
   type ApprovalTiming,
   advanceClock,
   approve,
+  BANK_LINK_TTL_SECONDS,
   type Bank,
   type BankList,
   bankProviders,
@@ -35,9 +36,9 @@ import {
   type NewCustomerLink,
   newEndToEndId,
   newPaymentId,
-  OBIE_LINK_TTL_SECONDS,
   OBIE_PROVIDER,
   type ObieFacts,
+  obieReport,
   type Payment,
   type PaymentList,
   type PaymentRecord,
@@ -161,7 +162,11 @@ export class MockStore {
       change = { record: sent.record, history: [...received.history, ...sent.history] };
       if (command.provider === OBIE_PROVIDER) {
         // The bank's consent, awaiting the customer (a fact of its own; our status stays AUTHORIZING).
-        const consent = reportFromBank(change.record, { consentStatus: 'AWAU', bankStatus: null }, now);
+        const consent = reportFromBank(
+          change.record,
+          obieReport({ consentStatus: 'AWAU', bankStatus: null }),
+          now,
+        );
         change = { record: consent.record, history: [...change.history, ...consent.history] };
       }
     }
@@ -227,7 +232,7 @@ export class MockStore {
       record.flowType !== 'API_ONLY'
         ? HOSTED_LINK_TTL_SECONDS
         : record.provider === OBIE_PROVIDER
-          ? OBIE_LINK_TTL_SECONDS
+          ? BANK_LINK_TTL_SECONDS
           : MOCK_BANK_LINK_TTL_SECONDS;
     const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + lifetime * 1000);
     return {
@@ -287,7 +292,7 @@ export class MockStore {
     if (stored.record.provider !== OBIE_PROVIDER) {
       throw new AppError('VALIDATION_FAILED', 'authorizeAtBank is for obie payments; use approve or reject');
     }
-    if (stored.record.status !== 'AUTHORIZING' || stored.record.consentStatus !== 'AWAU') {
+    if (stored.record.status !== 'AUTHORIZING' || stored.record.providerStatus?.consent !== 'AWAU') {
       throw new AppError(
         'PAYMENT_ALREADY_DECIDED',
         `Payment is ${stored.record.status}: nothing awaits the customer`,
@@ -296,7 +301,7 @@ export class MockStore {
     if (decision.action === 'reject') {
       return this.#apply(
         paymentId,
-        (record, at) => reportFromBank(record, { consentStatus: 'RJCT', bankStatus: null }, at),
+        (record, at) => reportFromBank(record, obieReport({ consentStatus: 'RJCT', bankStatus: null }), at),
         now,
       );
     }
@@ -305,10 +310,14 @@ export class MockStore {
     this.#apply(
       paymentId,
       (record, at) => {
-        const authorised = reportFromBank(record, { consentStatus: 'AUTH', bankStatus: null }, at);
+        const authorised = reportFromBank(
+          record,
+          obieReport({ consentStatus: 'AUTH', bankStatus: null }),
+          at,
+        );
         const submitted = reportFromBank(
           authorised.record,
-          { consentStatus: 'COND', bankStatus: 'ACCP' },
+          obieReport({ consentStatus: 'COND', bankStatus: 'ACCP' }),
           at,
         );
         return { record: submitted.record, history: [...authorised.history, ...submitted.history] };
@@ -387,7 +396,8 @@ export class MockStore {
     let stored = this.#stored(paymentId);
     // An obie bank's statuses that fell due, each as of its own time (as the service's poll reads them).
     const due = stored.bankSteps?.filter((step) => step.at.getTime() <= now.getTime()) ?? [];
-    for (const step of due) stored = this.#save(stored, reportFromBank(stored.record, step.facts, step.at));
+    for (const step of due)
+      stored = this.#save(stored, reportFromBank(stored.record, obieReport(step.facts), step.at));
     if (due.length > 0) stored.bankSteps = stored.bankSteps?.slice(due.length);
     return this.#save(stored, catchUp(stored.record, paymentNow(stored.record, now)));
   }

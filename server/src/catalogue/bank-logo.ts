@@ -1,4 +1,4 @@
-import { MOCK_BANK_CATALOGUE, type MockBankDefinition, OBIE_BANK_CATALOGUE } from '@pis/shared';
+import { MOCK_BANK_CATALOGUE, type MockBankDefinition, REAL_PROVIDER_BANKS } from '@pis/shared';
 import type { FastifyInstance } from 'fastify';
 
 const FILLER = new Set([
@@ -38,7 +38,7 @@ export function bankLogoSvg(bank: MockBankDefinition): string {
 }
 
 const LOGOS = new Map(
-  [...MOCK_BANK_CATALOGUE, ...OBIE_BANK_CATALOGUE].map((bank) => [`${bank.id}.svg`, bankLogoSvg(bank)]),
+  [...MOCK_BANK_CATALOGUE, ...REAL_PROVIDER_BANKS].map((bank) => [`${bank.id}.svg`, bankLogoSvg(bank)]),
 );
 
 /**

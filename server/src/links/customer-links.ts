@@ -1,3 +1,4 @@
+import { MOCK_PROVIDER } from '@pis/shared';
 import type { Config } from '../config.ts';
 import {
   LINK_LIFETIME_SECONDS,
@@ -7,11 +8,11 @@ import {
   verifyLinkToken,
 } from './link-token.ts';
 
-/** The page each link opens (routes of the web app; `obie`: the server route that sends on to the bank). */
-const PAGE_PATH: Record<LinkPurpose, string> = {
-  hosted: '/pay',
-  'mock-bank': '/mock-bank',
-  obie: '/providers/obie/authorize',
+/** The page each link opens: routes of the web app, or the server route that sends on to a bank. */
+const pagePath = (purpose: LinkPurpose, provider: string | undefined): string => {
+  if (purpose === 'hosted') return '/pay';
+  if (purpose === 'mock-bank') return '/mock-bank';
+  return `/providers/${encodeURIComponent(provider ?? '')}/authorize`;
 };
 
 export type LinkConfig = Pick<Config, 'publicBaseUrl' | 'linkSigningSecret' | 'previousLinkSigningSecret'>;
@@ -28,17 +29,59 @@ export interface CustomerLink {
  */
 export function customerLink(
   config: LinkConfig,
-  purpose: LinkPurpose,
+  purpose: Exclude<LinkPurpose, 'bank'>,
   paymentId: string,
   now: Date,
   notAfter?: Date,
+): CustomerLink {
+  return signedLink(config, purpose, undefined, paymentId, now, notAfter);
+}
+
+/**
+ * A real provider's customer link: ours, at `/providers/<provider>/authorize/<token>`, which
+ * sends the customer on to the bank's page when opened (payments/provider-callbacks.ts).
+ */
+export function bankLink(
+  config: LinkConfig,
+  provider: string,
+  paymentId: string,
+  now: Date,
+  notAfter?: Date,
+): CustomerLink {
+  return signedLink(config, 'bank', provider, paymentId, now, notAfter);
+}
+
+/**
+ * The link a new customer link for a payment is: its hosted page, or for API_ONLY the Mock bank's
+ * page or its provider's link of ours (only for providers whose `linkKind` is `ours`).
+ */
+export function paymentLink(
+  config: LinkConfig,
+  payment: { id: string; flowType: string; provider: string },
+  now: Date,
+): CustomerLink {
+  if (payment.flowType !== 'API_ONLY') return customerLink(config, 'hosted', payment.id, now);
+  if (payment.provider === MOCK_PROVIDER) return customerLink(config, 'mock-bank', payment.id, now);
+  return bankLink(config, payment.provider, payment.id, now);
+}
+
+function signedLink(
+  config: LinkConfig,
+  purpose: LinkPurpose,
+  provider: string | undefined,
+  paymentId: string,
+  now: Date,
+  notAfter: Date | undefined,
 ): CustomerLink {
   // Whole seconds: the token stores Unix seconds, so the claimed expiry equals the real one.
   const full = Math.floor(now.getTime() / 1000) * 1000 + LINK_LIFETIME_SECONDS[purpose] * 1000;
   const bound = notAfter === undefined ? full : Math.floor(notAfter.getTime() / 1000) * 1000;
   const claims: LinkClaims = { paymentId, purpose, expiresAt: new Date(Math.min(full, bound)) };
   const token = signLinkToken(config.linkSigningSecret, claims);
-  return { url: `${config.publicBaseUrl}${PAGE_PATH[purpose]}/${token}`, expiresAt: claims.expiresAt };
+  return {
+    url: `${config.publicBaseUrl}${pagePath(purpose, provider)}/${token}`,
+    expiresAt: claims.expiresAt,
+  };
 }
 
 /** Verifies a customer link's token with the current secret, or the previous one during a rotation. */

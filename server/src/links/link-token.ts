@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   AppError,
+  BANK_LINK_TTL_SECONDS,
   HOSTED_LINK_TTL_SECONDS,
   MOCK_BANK_LINK_TTL_SECONDS,
-  OBIE_LINK_TTL_SECONDS,
 } from '@pis/shared';
 import { z } from 'zod';
 
@@ -14,18 +14,18 @@ import { z } from 'zod';
  * and when it stops working; nothing else is needed to serve the page, and nothing in it is
  * secret (ids are unguessable anyway, the MAC is what grants access).
  */
-export type LinkPurpose = 'hosted' | 'mock-bank' | 'obie';
+export type LinkPurpose = 'hosted' | 'mock-bank' | 'bank';
 
 export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   hosted: HOSTED_LINK_TTL_SECONDS,
   'mock-bank': MOCK_BANK_LINK_TTL_SECONDS,
-  obie: OBIE_LINK_TTL_SECONDS,
+  bank: BANK_LINK_TTL_SECONDS,
 };
 
 const LINK_NAMES: Record<LinkPurpose, string> = {
   hosted: 'payment page',
   'mock-bank': 'Mock bank',
-  obie: 'bank sign-in',
+  bank: 'bank sign-in',
 };
 
 export interface LinkClaims {
@@ -37,7 +37,11 @@ export interface LinkClaims {
 /** Short keys keep the URL short: p = payment id, u = purpose, e = expiry (Unix seconds). */
 const Payload = z.object({
   p: z.string().min(1).max(200),
-  u: z.enum(['hosted', 'mock-bank', 'obie']),
+  // 'obie': a real provider's link as builds before the provider seam signed it (links live 30
+  // minutes; a later release drops it). It reads as 'bank'.
+  u: z
+    .enum(['hosted', 'mock-bank', 'bank', 'obie'])
+    .transform((purpose) => (purpose === 'obie' ? 'bank' : purpose)),
   e: z.int(),
 });
 

@@ -31,7 +31,7 @@ export async function dashboardPayment(
   if (payment.provider === MOCK_PROVIDER) return view;
   // The bank's own statuses are not in the API's payment: read as stored, just refreshed above.
   const { record } = await loadPayment(deps.em, { paymentId, organizationId: caller.organizationId });
-  return { ...view, atBank: { consentStatus: record.consentStatus, bankStatus: record.bankStatus } };
+  return { ...view, atBank: record.providerStatus ?? {} };
 }
 
 /**

@@ -1,11 +1,5 @@
-import {
-  AppError,
-  customerLinkRenewable,
-  isTerminal,
-  type NewCustomerLink,
-  OBIE_PROVIDER,
-} from '@pis/shared';
-import { customerLink } from '../links/customer-links.ts';
+import { AppError, customerLinkRenewable, isTerminal, type NewCustomerLink } from '@pis/shared';
+import { paymentLink } from '../links/customer-links.ts';
 import { loadPayment } from './load-payment.ts';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
@@ -13,7 +7,7 @@ import { refreshPayment } from './refresh-payment.ts';
 /**
  * POST /payments/{id}/link: a fresh customer link for an unfinished payment, to the page it
  * started with (the payment page for hosted flows, the Mock bank for a mock API_ONLY payment, our
- * link that sends on to the bank for an obie API_ONLY payment),
+ * link that sends on to the bank for a real provider's API_ONLY payment),
  * with that page's full lifetime from now. Links are signed, not stored: earlier links keep
  * their own expiry, and nothing about the payment changes. The payment is caught up first, so
  * one whose expiry has passed is EXPIRED here even when the worker lags.
@@ -38,8 +32,6 @@ export async function newCustomerLink(
         'Use a hosted flow to be able to send new links.',
     );
   }
-  const purpose =
-    record.flowType !== 'API_ONLY' ? 'hosted' : record.provider === OBIE_PROVIDER ? 'obie' : 'mock-bank';
-  const link = customerLink(deps.config, purpose, record.id, deps.clock.now());
+  const link = paymentLink(deps.config, record, deps.clock.now());
   return { redirectUrl: link.url, expiresAt: link.expiresAt.toISOString() };
 }

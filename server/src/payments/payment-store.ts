@@ -79,8 +79,7 @@ const PAYMENT_COLUMNS = [
   col('expiresAt', 'expires_at', 'timestamptz'),
   col('completedAt', 'completed_at', 'timestamptz', STEP),
   col('nextDueAt', 'next_due_at', 'timestamptz', STEP),
-  col('consentStatus', 'consent_status', 'text', STEP),
-  col('bankStatus', 'bank_status', 'text', STEP),
+  col('providerStatus', 'provider_status', 'jsonb', STEP),
   col('clockOffsetSeconds', 'clock_offset_seconds', 'integer', STEP),
 ] as const satisfies readonly Column<PaymentPath>[];
 

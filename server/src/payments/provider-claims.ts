@@ -1,6 +1,7 @@
 import { AppError, type Change, cancel, randomId, sendToProvider } from '@pis/shared';
 import { ProviderClaim } from '../db/entities/index.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import {
   type AppliedEvent,
@@ -27,6 +28,11 @@ import { providerUnavailable } from './refresh-payment.ts';
  *    the claim for the reconcile job, which asks the provider and applies what it learns; so
  *    does a process that died mid-call.
  */
+
+/** Whether a cancel of the payment is being told to its provider (its claim is held). */
+export async function cancelClaimed(em: EntityManager, paymentId: string): Promise<boolean> {
+  return (await em.fork().count(ProviderClaim, { payment: paymentId, action: 'cancel' })) > 0;
+}
 
 /** A claim older than this is the reconcile job's: the call that made it has given up or died. */
 export const RECONCILE_CLAIM_AFTER_MS = 60_000;

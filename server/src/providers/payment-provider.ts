@@ -2,10 +2,15 @@ import type { Change, PaymentRecord } from '@pis/shared';
 
 /**
  * What the service needs from a provider (a bank connection). The Mock bank is one adapter; a
- * real provider adds another and registers it, and no router or domain function changes.
- * Adapters do their I/O here and never write payments: the domain claims each call under the
- * payment's row lock first and applies what they report through the same lock
- * (payments/provider-claims.ts).
+ * real provider adds another: its folder under `providers/`, its line in `default-providers.ts`,
+ * its descriptor in `shared/src/providers/`, its configuration and its tables. No router or
+ * domain function changes.
+ *
+ * Adapters do their I/O here and never write payments, nor import `payments/`: the domain claims
+ * each call under the payment's row lock first and applies what they report through the same
+ * lock (payments/provider-claims.ts). The routes at our origin every provider shares (our link,
+ * the bank's return, the bank's push) are the core's (payments/provider-callbacks.ts); an
+ * adapter only says which payment and what news.
  *
  * Failures: throw `ProviderOutcomeUnknownError` when the request may have reached the bank and
  * the answer is not known (a timeout, a connection lost after sending); the payment then waits
@@ -32,7 +37,46 @@ export interface PaymentProvider {
   cancelPayment(payment: PaymentRecord, now: Date): Promise<void>;
   /** For the reconcile job after a start whose answer never came: did the start reach the provider? */
   hasPayment(payment: PaymentRecord, now: Date): Promise<boolean>;
+
+  // What a provider whose customer approves at the bank adds (the descriptor's banks are theirs).
+  /** The bank ids this process has a connection to (`GET /banks` lists only those). */
+  bankIds?(): string[];
+  /**
+   * The customer opened our link (`/providers/:code/authorize/:token`) of a payment that still
+   * waits for them: the bank's page to send them to now. Null when there is nothing to authorise
+   * there any more (the customer already came back, or the payment never reached the bank).
+   * Throws an AppError RATE_LIMITED when the link was opened too often.
+   */
+  authorize?(payment: PaymentRecord, now: Date): Promise<string | null>;
+  /**
+   * The customer back at `/providers/:code/callback` (the full URL, as the bank sent them):
+   * which payment, and either the grant to submit with (the core checks first that the payment
+   * may still go ahead, then calls `submit`) or the news the answer carried (a refusal).
+   * A forged, unknown or replayed return is `refused`; nothing is changed then.
+   */
+  completeAuthorization?(callbackUrl: URL, now: Date): Promise<CallbackOutcome>;
+  /** Submits an approved payment with the grant `completeAuthorization` gave: what the bank answered. */
+  submit?(payment: PaymentRecord, grant: unknown, now: Date): Promise<StatusUpdate>;
+  /**
+   * The bank's push at `POST /api/providers/:code/event-notifications` (its raw body): the
+   * payment to read now, null for news about nothing of ours; throws when it is not genuine.
+   */
+  paymentOfNotification?(notification: ProviderNotification): Promise<string | null>;
+  /** Closes its connections (the process is stopping). */
+  close?(): Promise<void>;
 }
+
+/** A bank's push as it arrived. */
+export interface ProviderNotification {
+  body: string;
+  contentType: string | undefined;
+}
+
+/** What the customer's return through our callback decided (or why it decided nothing). */
+export type CallbackOutcome =
+  | { kind: 'granted'; paymentId: string; grant: unknown }
+  | { kind: 'news'; paymentId: string; update: StatusUpdate }
+  | { kind: 'refused'; reason: string };
 
 export interface StartOptions {
   /** When the customer's link that led here expires: a link the provider gives must not outlive it. */

@@ -44,6 +44,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     },
     dataDir: '/nonexistent',
     obieConnections: [],
+    nextgenpsd2Connections: [],
     ...overrides,
   };
 }

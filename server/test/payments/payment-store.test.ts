@@ -18,7 +18,10 @@ const columnsOf = async (table: string) =>
 
 describe('the payment store maps the schema the migrations made', () => {
   test('every payment column but the version guard, each once', async () => {
-    expect([...mappedColumns.payment, 'version'].sort()).toEqual(await columnsOf('payment'));
+    // obie's columns before provider_status, unwritten for one release while the previous build
+    // may still run (Migration20261128130000_provider_status); a later release drops them.
+    const retired = ['consent_status', 'bank_status'];
+    expect([...mappedColumns.payment, 'version', ...retired].sort()).toEqual(await columnsOf('payment'));
   });
 
   test('every payment_history column but its key, each once', async () => {

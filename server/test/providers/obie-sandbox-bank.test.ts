@@ -119,8 +119,8 @@ describe('obie through the sandbox bank', () => {
     expect(['SUBMITTED', 'ACCEPTED', 'COMPLETED']).toContain(merchantReturn.searchParams.get('status'));
 
     const stored = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
-    expect(stored.consentStatus).toBe('COND');
-    expect(stored.bankStatus).not.toBeNull();
+    expect(stored.providerStatus?.consent).toBe('COND');
+    expect(stored.providerStatus?.payment).toBeDefined();
 
     const done = await until(async () => {
       await sync(payment.paymentId);
@@ -131,7 +131,7 @@ describe('obie through the sandbox bank', () => {
     expect(statuses(done)).toEqual(['PENDING', 'AUTHORIZING', ...statuses(done).slice(2)]);
     expect(statuses(done).at(-1)).toBe('COMPLETED');
     const final = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
-    expect(final.bankStatus).toBe('ACSC');
+    expect(final.providerStatus?.payment).toBe('ACSC');
     // The dashboard's payment page shows the bank's own statuses beside ours (a finished payment:
     // nothing to ask a provider).
     const view = await dashboardPayment(
@@ -146,7 +146,7 @@ describe('obie through the sandbox bank', () => {
       { organizationId: merchant.organizationId, approvedProviders: ['mock', 'obie'] },
       payment.paymentId,
     );
-    expect(view.atBank).toEqual({ consentStatus: 'COND', bankStatus: 'ACSC' });
+    expect(view.atBank).toEqual({ consent: 'COND', payment: 'ACSC' });
     expect(view.payment).toMatchObject({ provider: 'obie', bankId: BANK_ID });
   });
 
@@ -463,8 +463,10 @@ describe('concurrency and lost answers at the bank', () => {
     };
     const lossy = createObieProvider(CONNECTIONS, config, orm, silentLogger(), lossyConnect);
     try {
-      const outcome = await lossy.handleCallback(new URL(redirect), clock.now());
-      expect(outcome.kind).toBe('news');
+      const outcome = await lossy.completeAuthorization(new URL(redirect), clock.now());
+      if (outcome.kind !== 'granted') throw new Error(`expected the customer's grant, got ${outcome.kind}`);
+      const { record } = await loadPayment(orm.em, { paymentId: payment.paymentId });
+      await lossy.submit(record, outcome.grant, clock.now());
     } finally {
       await lossy.close();
     }

@@ -6,6 +6,7 @@ import {
   type MockBankScenario,
   PAYMENT_MODES,
   PAYMENT_STATUSES,
+  type ProviderStatus,
   REASON_CODES,
   type ResolvedTiming,
 } from '@pis/shared';
@@ -49,10 +50,12 @@ export const Payment = defineEntity({
     completedAt: p.datetime().nullable(),
     /** When the payment next changes by itself (timeline step or expiry); null once finished. */
     nextDueAt: p.datetime().nullable(),
-    /** A real provider's consent status as its bank reported it (obie); null for the Mock bank. */
-    consentStatus: p.string().length(10).nullable(),
-    /** A real provider's payment status as its bank reported it (obie); null for the Mock bank. */
-    bankStatus: p.string().length(10).nullable(),
+    /**
+     * A real provider's own statuses as its bank reported them, by the provider's names (obie:
+     * consent, payment); null for the Mock bank. (`consent_status` and `bank_status`, obie's
+     * before, stay unmapped for one release: Migration20261128130000_provider_status.)
+     */
+    providerStatus: p.json<ProviderStatus>().nullable(),
     /** How far the payment's test clock is ahead of the real time (Mock bank only; shared `paymentNow`). */
     clockOffsetSeconds: p.integer().default(0),
     version: p.integer().version(),

@@ -37,6 +37,8 @@ import { Migration20261128100000_bulk_counts_per_statement } from './Migration20
 import { Migration20261128110000_organization_brand } from './Migration20261128110000_organization_brand.ts';
 import { Migration20261128120000_saved_payees } from './Migration20261128120000_saved_payees.ts';
 import { Migration20261128121000_payment_amount_search } from './Migration20261128121000_payment_amount_search.ts';
+import { Migration20261128130000_provider_status } from './Migration20261128130000_provider_status.ts';
+import { Migration20261128140000_nextgenpsd2_payment } from './Migration20261128140000_nextgenpsd2_payment.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -122,5 +124,10 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261128121000_payment_amount_search',
     class: Migration20261128121000_payment_amount_search,
+  },
+  { name: 'Migration20261128130000_provider_status', class: Migration20261128130000_provider_status },
+  {
+    name: 'Migration20261128140000_nextgenpsd2_payment',
+    class: Migration20261128140000_nextgenpsd2_payment,
   },
 ];

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, catchUp, type PaymentRecord, reportFromBank } from '@pis/shared';
-import { z } from 'zod';
-// The provider's shared half; from '@pis/shared' once shared/src/providers/index.ts exports it.
 import {
+  AppError,
+  catchUp,
   NEXTGENPSD2_PROVIDER,
   type Nextgenpsd2Facts,
   nextgenpsd2Report,
   nextgenpsd2Target,
-} from '../../../../shared/src/providers/nextgenpsd2.ts';
+  type PaymentRecord,
+  reportFromBank,
+} from '@pis/shared';
+import { z } from 'zod';
 import type { Orm } from '../../db/orm.ts';
 import { bankLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';

@@ -1,22 +1,20 @@
 import {
   AppError,
-  awaitsDecision,
   catchUp,
   OBIE_PROVIDER,
   type ObieFacts,
+  obieReport,
   type PaymentRecord,
   reportFromBank,
 } from '@pis/shared';
 import { decodeJwt } from 'jose';
 import { AuthorizationResponseError } from 'openid-client';
 import { type ObieConnectionConfig, readObieClient } from '../../config.ts';
-import { ObieAuthorization, ObieAuthorizationRequest, ProviderClaim } from '../../db/entities/index.ts';
+import { ObieAuthorization, ObieAuthorizationRequest } from '../../db/entities/index.ts';
 import type { Orm } from '../../db/orm.ts';
-import { customerLink, type LinkConfig } from '../../links/customer-links.ts';
+import { bankLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
 import { providerReadsCapped } from '../../observability/metrics.ts';
-import { loadPayment } from '../../payments/load-payment.ts';
-import { organizationView } from '../../payments/organization-view.ts';
 import { consumeRateLimit } from '../../rate-limits/rate-limit-store.ts';
 import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
@@ -29,27 +27,15 @@ import {
 } from './obie-connection.ts';
 import { consentBody, consentIdempotencyKey, paymentBody, paymentIdempotencyKey } from './obie-requests.ts';
 
-/** What the customer's return through our callback decided (or why it decided nothing). */
-export type CallbackOutcome =
-  | { kind: 'news'; paymentId: string; update: StatusUpdate }
-  | { kind: 'refused'; reason: string };
-
-export interface ObieProvider extends PaymentProvider {
-  /**
-   * The customer opened our link (/providers/obie/authorize/<token>): a fresh authorization
-   * request (PAR) at the bank for the payment's consent, and the bank's URL to send the customer
-   * to. Null when there is nothing to authorise any more (the customer already came back, or the
-   * payment never reached the bank).
-   */
-  authorizationUrl(paymentId: string, now: Date): Promise<string | null>;
-  /** Our callback: verifies the bank's JARM answer, exchanges the code, submits the payment. */
-  handleCallback(callbackUrl: URL, now: Date): Promise<CallbackOutcome>;
-  /** A bank's event notification (a signed SET): the payment to read now, or a throw. */
-  paymentOfNotification(jwt: string): Promise<string | null>;
-  /** The bank ids with a connection (our GET /banks ids). */
-  bankIds(): string[];
-  close(): Promise<void>;
+/** The customer's grant, from the callback to the submit: the bank's token and the consent it is for. */
+interface ObieGrant {
+  accessToken: string;
+  consentId: string;
+  bankId: string;
 }
+
+/** Every member a provider whose customers approve at the bank has, as obie has them. */
+export type ObieProvider = Required<PaymentProvider>;
 
 /** Authorization requests kept per payment: a link opened over and over keeps only its latest. */
 const OPEN_REQUESTS_KEPT = 10;
@@ -66,7 +52,7 @@ const READS_WINDOW_SECONDS = 10;
 const step =
   (facts: ObieFacts): StatusUpdate =>
   (payment, now) =>
-    reportFromBank(payment, facts, now);
+    reportFromBank(payment, obieReport(facts), now);
 
 /**
  * The `obie` provider: UK Open Banking domestic payments, one connection per ASPSP (bank) from
@@ -173,11 +159,11 @@ export function createObieProvider(
         await tx.nativeDelete(ObieAuthorizationRequest, { paymentId: payment.id });
       });
       // Our link, not the bank's PAR URL: the bank keeps a PAR request for 60 s, a link a merchant
-      // emails must last longer. Opening it makes the PAR request (authorizationUrl).
-      return { customerUrl: customerLink(links, 'obie', payment.id, now, options?.linkNotAfter).url };
+      // emails must last longer. Opening it makes the PAR request (authorize).
+      return { customerUrl: bankLink(links, OBIE_PROVIDER, payment.id, now, options?.linkNotAfter).url };
     },
 
-    async authorizationUrl(paymentId, now) {
+    async authorize({ id: paymentId }, now) {
       const authorization = await authorizationOf(paymentId);
       if (!authorization || authorization.callbackAt) return null;
       // The per-address limit does not bound a link spread over many addresses: each open is a
@@ -253,7 +239,7 @@ export function createObieProvider(
       return (await authorizationOf(payment.id)) !== null;
     },
 
-    async handleCallback(callbackUrl, now) {
+    async completeAuthorization(callbackUrl, now) {
       const response = callbackUrl.searchParams.get('response');
       let state: unknown;
       try {
@@ -292,42 +278,31 @@ export function createObieProvider(
         { callbackAt: now },
       );
       if (taken === 0) return { kind: 'refused', reason: 'this authorization was already used' };
-      // A request opened before a cancel, the 24 h expiry or a suspension is still good at the
-      // bank: the payment must still wait for the customer, or the bank moves money we answered
-      // as CANCELLED/EXPIRED. The cancel's claim is read before the payment (see cancelPayment).
-      const cancelling = await em.count(ProviderClaim, {
-        payment: authorization.paymentId,
-        action: 'cancel',
-      });
-      const record = await loadRecordForSubmit(orm, authorization.paymentId);
-      if (
-        cancelling > 0 ||
-        // Finished, or its 24 h passed and the worker has not caught it up yet: shared's rules.
-        !awaitsDecision(catchUp(record, now).record) ||
-        // A suspended merchant's customers cannot act on its payments (open-link.ts): not even
-        // one who was already at the bank when the operator stopped it.
-        !(await organizationView(orm.em, record.organizationId)).active
-      ) {
-        logger.warn(
-          { paymentId: record.id, status: record.status },
-          'obie callback for a payment no longer waiting',
-        );
-        return { kind: 'refused', reason: 'the payment no longer waits for the customer' };
-      }
-      const submitted = await submitWithRetry(bank, accessToken, record, authorization.consentId);
-      await em.nativeUpdate(
-        ObieAuthorization,
-        { paymentId: authorization.paymentId },
-        { bankPaymentId: required({ status: 201, body: submitted }, 'DomesticPaymentId') },
-      );
-      return {
-        kind: 'news',
-        paymentId: authorization.paymentId,
-        update: step(paymentFacts('COND', submitted)),
+      // The core checks the payment may still go ahead (a cancel's claim, its 24 h, the merchant)
+      // before it calls submit: a request opened before a cancel, the expiry or a suspension is
+      // still good at the bank. The cancel reads callbackAt (cancelPayment), taken above first.
+      const grant: ObieGrant = {
+        accessToken,
+        consentId: authorization.consentId,
+        bankId: authorization.bankId,
       };
+      return { kind: 'granted', paymentId: authorization.paymentId, grant };
     },
 
-    async paymentOfNotification(jwt) {
+    async submit(record, grant) {
+      const { accessToken, consentId, bankId } = grant as ObieGrant;
+      const submitted = await submitWithRetry(await connection(bankId), accessToken, record, consentId);
+      await orm.em
+        .fork()
+        .nativeUpdate(
+          ObieAuthorization,
+          { paymentId: record.id },
+          { bankPaymentId: required({ status: 201, body: submitted }, 'DomesticPaymentId') },
+        );
+      return step(paymentFacts('COND', submitted));
+    },
+
+    async paymentOfNotification({ body: jwt }) {
       let lastError: unknown;
       for (const bankId of byBank.keys()) {
         try {
@@ -379,11 +354,6 @@ function paymentFacts(consentStatus: string, body: Record<string, any>): ObieFac
     bankReason: reason?.StatusReasonCode ?? null,
     bankReasonText: reason?.StatusReasonDescription ?? null,
   };
-}
-
-/** The payment as stored (the bodies are made from it, so they match the consent's). */
-async function loadRecordForSubmit(orm: Orm, paymentId: string): Promise<PaymentRecord> {
-  return (await loadPayment(orm.em, { paymentId })).record;
 }
 
 /**

@@ -175,8 +175,15 @@ const PaymentDetails = ({ view, onDone }: { view: PaymentView; onDone: (message:
         <Row label="Bank">{payment.bankId ?? (payment.flowType === 'API_ONLY' ? '—' : 'Not chosen yet')}</Row>
         {view.atBank ? (
           <Row label="At the bank">
-            Consent <code>{view.atBank.consentStatus ?? '—'}</code> · payment{' '}
-            <code>{view.atBank.bankStatus ?? 'not submitted yet'}</code>
+            {/* The provider's own statuses by its own names (obie: consent, payment). */}
+            {Object.keys(view.atBank).length === 0
+              ? 'No news from the bank yet'
+              : Object.entries(view.atBank).map(([name, status], index) => (
+                  <span key={name}>
+                    {index > 0 ? ' · ' : ''}
+                    {name} <code>{status}</code>
+                  </span>
+                ))}
           </Row>
         ) : null}
         <Row label="Created">

@@ -1,14 +1,17 @@
-import type { IsoCode, ReasonCode } from './state-machine.ts';
+import { type MockBankDefinition, PAYMENTS_ONLY, stableUuid, UK } from '../bank-catalogue.ts';
+import type { ReasonCode } from '../state-machine.ts';
+import type { BankReport, BankTarget, ProviderDescriptor } from './provider-descriptor.ts';
 
 /**
- * UK Open Banking (Read/Write v4.0) statuses, and the one table that maps them to ours
- * (issue 19). The consent's status and the bank's payment status are kept on the payment as
- * facts of their own (`consentStatus`, `bankStatus`); this table only says what they mean for
- * the merchant. The bank's payment status, once there is one, decides; before it, the consent.
+ * The `obie` provider's shared half: UK Open Banking (Read/Write v4.0) statuses, the one table
+ * that maps them to ours (issue 19), and its banks. The consent's status and the bank's payment
+ * status are kept on the payment as reported (`provider_status`: `consent`, `payment`); this
+ * table only says what they mean for the merchant. The bank's payment status, once there is
+ * one, decides; before it, the consent.
  */
 export const OBIE_PROVIDER = 'obie';
 
-export type ObieTarget = { iso: IsoCode; reason?: ReasonCode; details: string };
+type ObieTarget = BankTarget;
 
 /** Consent statuses (OBReadConsentResponse Data.Status) before any payment exists. */
 export const OBIE_CONSENT_MAP: Record<string, ObieTarget> = {
@@ -58,3 +61,45 @@ export function obieTarget(facts: ObieFacts): ObieTarget | null {
   }
   return facts.consentStatus ? (OBIE_CONSENT_MAP[facts.consentStatus] ?? null) : null;
 }
+
+/** The facts as the core keeps them: where they put the payment, and the statuses as reported. */
+export function obieReport(facts: ObieFacts): BankReport {
+  const providerStatus: Record<string, string> = {};
+  if (facts.consentStatus) providerStatus.consent = facts.consentStatus;
+  if (facts.bankStatus) providerStatus.payment = facts.bankStatus;
+  return { target: obieTarget(facts), providerStatus };
+}
+
+/**
+ * Banks reached through `obie`: one per ASPSP connection the service can have. Today the
+ * practice bank in `sandbox-bank/`; a real bank is one more entry here and one more connection
+ * in the configuration.
+ */
+const OBIE_BANKS: readonly MockBankDefinition[] = [
+  {
+    id: 'obie-sandbox-bank',
+    uuid: stableUuid('obie-sandbox-bank'),
+    name: 'Sandbox Bank (Open Banking)',
+    displayName: 'Sandbox Bank',
+    country: 'GB',
+    paymentMethods: UK,
+    active: true,
+    features: PAYMENTS_ONLY,
+    brandColor: '#047857',
+    providers: [OBIE_PROVIDER],
+    practice: true,
+  },
+];
+
+export const OBIE_DESCRIPTOR: ProviderDescriptor = {
+  code: OBIE_PROVIDER,
+  name: 'UK Open Banking',
+  // Our link asks the bank for a fresh authorization request (PAR) each time it is opened.
+  linkKind: 'ours',
+  // What the service sent obie banks before providers had descriptors (UK.OBIE.IBAN included):
+  // the ASPSP refuses what it does not take, and that refusal is the merchant's answer.
+  currencies: 'any',
+  accountSchemes: ['sortCode', 'iban'],
+  bankRequiredForApiOnly: true,
+  banks: OBIE_BANKS,
+};
