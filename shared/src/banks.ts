@@ -39,11 +39,14 @@ export type Bank = z.infer<typeof Bank>;
 
 /** Strict, as the payments list: an unknown parameter is a 400. */
 export const ListBanksQuery = z.strictObject({
+  // GB when omitted, as the spec says; but a provider that reaches no GB bank (nextgenpsd2: the
+  // euro area) lists its own banks rather than an empty page (listBanks).
   country: z
     .string()
     .length(2, { error: 'must be a two-letter country code' })
     .transform((country) => country.toUpperCase())
-    .default('GB'),
+    .optional()
+    .meta({ description: 'Default GB; with a provider that reaches no GB bank, that provider’s countries' }),
   provider: z.string().max(50).optional(),
   paymentMethod: z.string().max(50).optional(),
   search: z.string().max(100).optional(),
@@ -144,8 +147,14 @@ const visibleDefinitions = (context: BankContext, provider?: string) => {
 export const listBanks = (filters: ListBanksFilters, context: BankContext): BankList => {
   const search = filters.search?.trim().toLowerCase();
   const method = filters.paymentMethod?.toUpperCase();
-  const matching = visibleDefinitions(context, filters.provider)
-    .filter((bank) => bank.country === filters.country)
+  const visible = visibleDefinitions(context, filters.provider);
+  const countryOf = (bank: MockBankDefinition) =>
+    filters.country === undefined
+      ? bank.country === 'GB' ||
+        (filters.provider !== undefined && !visible.some((other) => other.country === 'GB'))
+      : bank.country === filters.country;
+  const matching = visible
+    .filter(countryOf)
     .filter((bank) => !method || bank.paymentMethods.includes(method))
     .filter(
       (bank) =>

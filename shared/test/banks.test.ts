@@ -23,6 +23,20 @@ describe('Mock bank catalogue', () => {
     expect(page2.pagination.pages).toBe(Math.ceil(result.banks.length / 2));
   });
 
+  it('without a country, a provider that reaches no GB bank lists its own banks (GB stays the default otherwise)', () => {
+    const approved = { ...context, approvedProviders: ['nextgenpsd2', 'obie'] };
+    const euro = listBanks(ListBanksQuery.parse({ provider: 'nextgenpsd2' }), approved);
+    expect(euro.banks.map((bank) => [bank.id, bank.country])).toEqual([['sandbox-bank-eu', 'DE']]);
+    const uk = listBanks(ListBanksQuery.parse({ provider: 'obie' }), approved);
+    expect(uk.banks.map((bank) => bank.id)).toEqual(['obie-sandbox-bank']);
+    const mock = listBanks(ListBanksQuery.parse({ provider: 'mock' }), approved);
+    expect(mock.banks.every((bank) => bank.country === 'GB')).toBe(true);
+    // Asked for GB, the euro provider has none.
+    expect(
+      listBanks(ListBanksQuery.parse({ provider: 'nextgenpsd2', country: 'GB' }), approved).banks,
+    ).toEqual([]);
+  });
+
   it('searches names case-insensitively and filters by payment method and provider', () => {
     expect(list({ country: 'de', search: 'ALPEN' }).banks.map((bank) => bank.id)).toEqual(['mock-de-alpen']);
     expect(list({ country: 'IE', paymentMethod: 'sepa_instant' }).banks.map((bank) => bank.id)).toEqual([

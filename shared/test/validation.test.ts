@@ -158,7 +158,7 @@ describe('query validation', () => {
   });
 
   it('applies defaults and bounds to the banks list', () => {
-    expect(ListBanksQuery.parse({})).toEqual({ country: 'GB', page: 1, limit: 100 });
+    expect(ListBanksQuery.parse({})).toEqual({ page: 1, limit: 100 });
     expect(ListBanksQuery.safeParse({ country: 'GBR' }).success).toBe(false);
     expect(ListBanksQuery.safeParse({ page: '0' }).success).toBe(false);
     expect(ListBanksQuery.safeParse({ search: 's'.repeat(101) }).success).toBe(false);

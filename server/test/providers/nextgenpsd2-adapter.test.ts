@@ -10,7 +10,6 @@ import {
 import { afterAll, describe, expect, test } from 'vitest';
 import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
 import { customerDecides, tppFor } from '../../../sandbox-bank/test/support/xs2a.ts';
-import { Migration20261128140000_nextgenpsd2_payment } from '../../src/db/migrations/Migration20261128140000_nextgenpsd2_payment.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { readXs2aClient } from '../../src/providers/nextgenpsd2/nextgenpsd2-client.ts';
@@ -32,15 +31,6 @@ const bankDatabase = await createTestDatabase();
 const bank = await startTestBank({ databaseUrl: bankDatabase.url, stepMs: 200 });
 const ours = await createTestDatabase();
 const orm = await openOrm(ours.url, { poolMax: 4 });
-// The table, until the migration is listed in db/migrations/index.ts (then the template has it).
-const [{ exists } = { exists: false }] = await orm.em
-  .getConnection()
-  .execute<{ exists: boolean }[]>(`select to_regclass('nextgenpsd2_payment') is not null as exists`);
-if (!exists) {
-  const migration = new Migration20261128140000_nextgenpsd2_payment(orm.em.getDriver(), orm.config);
-  await migration.up();
-  for (const query of migration.getQueries()) await orm.em.getConnection().execute(String(query));
-}
 const clientFile = path.join(bank.dataDir, 'xs2a-client.json');
 const links = { publicBaseUrl: PUBLIC_BASE_URL, linkSigningSecret: 'l'.repeat(32) };
 const provider = createNextgenpsd2Provider(

@@ -13,7 +13,6 @@ import {
 } from '@pis/shared';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { loadOrCreateKeys } from '../../../sandbox-bank/src/keys.ts';
-import { Migration20261128140000_nextgenpsd2_payment } from '../../src/db/migrations/Migration20261128140000_nextgenpsd2_payment.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createNextgenpsd2Provider } from '../../src/providers/nextgenpsd2/nextgenpsd2-provider.ts';
@@ -68,14 +67,6 @@ await writeFile(
 
 const ours = await createTestDatabase();
 const orm = await openOrm(ours.url, { poolMax: 4 });
-const [{ exists } = { exists: false }] = await orm.em
-  .getConnection()
-  .execute<{ exists: boolean }[]>(`select to_regclass('nextgenpsd2_payment') is not null as exists`);
-if (!exists) {
-  const migration = new Migration20261128140000_nextgenpsd2_payment(orm.em.getDriver(), orm.config);
-  await migration.up();
-  for (const query of migration.getQueries()) await orm.em.getConnection().execute(String(query));
-}
 const provider = createNextgenpsd2Provider(
   [{ bankId: BANK_ID, name: 'Scripted bank', clientFile }],
   { publicBaseUrl: PUBLIC_BASE_URL, linkSigningSecret: 'l'.repeat(32) },

@@ -1,0 +1,166 @@
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
+import { customerDecides } from '../../../sandbox-bank/test/support/xs2a.ts';
+import { Payment } from '../../src/db/entities/index.ts';
+import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { createTestDatabase } from '../helpers/test-database.ts';
+import { created, createPayment, type PaymentData, post, readPayment } from '../payments/payment-fixtures.ts';
+
+/**
+ * The `nextgenpsd2` provider through the service, on the seam every provider shares: the
+ * merchant's API (providers, banks, create rules), our link and the bank's return at
+ * /providers/nextgenpsd2/..., and what the bank says applied through the one pipeline. The
+ * customer decides at Sandbox Bank EU's pages without a browser (e2e/tests/nextgenpsd2-flows
+ * does it in Chromium).
+ */
+const PUBLIC_BASE_URL = 'http://localhost:3000';
+const BANK_ID = 'sandbox-bank-eu';
+
+const bankDatabase = await createTestDatabase();
+const bank = await startTestBank({ databaseUrl: bankDatabase.url, stepMs: 200 });
+const { app, factories, orm } = await createTestApp({
+  config: {
+    publicBaseUrl: PUBLIC_BASE_URL,
+    nextgenpsd2Connections: [
+      { bankId: BANK_ID, name: 'Sandbox Bank EU', clientFile: path.join(bank.dataDir, 'xs2a-client.json') },
+    ],
+  },
+});
+afterAll(async () => {
+  await bank.stop();
+  await bankDatabase.drop();
+});
+
+const merchant = await factories.createMerchant();
+await factories.approveProvider(merchant.organizationId, 'nextgenpsd2');
+const { headers } = merchant;
+
+const euro = (overrides: Record<string, unknown> = {}) => ({
+  toAccount: { accountName: 'Berlin Shop GmbH', iban: 'DE89 3704 0044 0532 0130 00' },
+  amount: { value: '12.50', currency: 'EUR' },
+  reference: 'Order 4711',
+  provider: 'nextgenpsd2',
+  bankId: BANK_ID,
+  redirectUrl: 'https://shop.example/return',
+  ...overrides,
+});
+
+const sync = (paymentId: string) => post(app, headers, `/api/payments/${paymentId}/sync`);
+const storedCount = () => orm.em.fork().count(Payment, { organization: merchant.organizationId });
+
+/** Our link -> 303 to the bank's page -> the customer decides -> back at our callback. */
+async function customerAtBank(
+  payment: { redirectUrl?: string | null },
+  decision: 'approve' | 'reject',
+  account?: string,
+) {
+  const link = new URL(payment.redirectUrl ?? '');
+  expect(link.pathname).toMatch(/^\/providers\/nextgenpsd2\/authorize\/[^/]+$/);
+  const opened = await app.inject({ method: 'GET', url: link.pathname });
+  expect(opened.statusCode, opened.body).toBe(303);
+  const scaRedirect = String(opened.headers.location);
+  const back = new URL(
+    await customerDecides(scaRedirect, { action: decision, ...(account ? { account } : {}) }),
+  );
+  expect(back.pathname).toBe('/providers/nextgenpsd2/callback');
+  return app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+}
+
+const finished = (paymentId: string) =>
+  until(async () => {
+    await sync(paymentId);
+    const read = await readPayment(app, headers, paymentId);
+    return ['COMPLETED', 'FAILED'].includes(read.status) ? read : undefined;
+  });
+
+describe('nextgenpsd2 through the service', () => {
+  test('an approved organization sees the provider and Sandbox Bank EU (DE)', async () => {
+    const providers = expectSuccess<{ providers: { id: string; name: string }[] }>(
+      await app.inject({ method: 'GET', url: '/api/payments/providers', headers }),
+    );
+    expect(providers.providers).toContainEqual(
+      expect.objectContaining({ id: 'nextgenpsd2', name: 'Berlin Group NextGenPSD2' }),
+    );
+    const banks = expectSuccess<{ banks: { id: string; country: string }[] }>(
+      await app.inject({ method: 'GET', url: '/api/banks?provider=nextgenpsd2', headers }),
+    );
+    expect(banks.banks.map((b) => [b.id, b.country])).toEqual([[BANK_ID, 'DE']]);
+  });
+
+  test.each([
+    ['a currency the bank cannot take', { amount: { value: '12.50', currency: 'GBP' } }, 'amount.currency'],
+    [
+      'a sort code',
+      { toAccount: { accountName: 'UK Shop', sortCode: '04-00-04', accountNumber: '12345678' } },
+      'toAccount.sortCode',
+    ],
+    ['more than 2 decimals', { amount: { value: '12.345', currency: 'EUR' } }, 'amount.value'],
+    ['API_ONLY without a bank', { bankId: undefined }, 'bankId'],
+  ])(
+    '%s: 400 VALIDATION_FAILED naming the field, nothing stored or sent',
+    async (_label, overrides, field) => {
+      const before = await storedCount();
+      const refused = await createPayment(app, headers, euro(overrides));
+      const error = expectFailure(refused, 400);
+      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.details?.map((detail) => detail.field)).toContain(field);
+      expect(await storedCount()).toBe(before);
+    },
+  );
+
+  test('API_ONLY approved at the bank: back to the shop, then COMPLETED / ACSC with the bank’s statuses kept', async () => {
+    const payment = await created(app, headers, euro());
+    expect(payment).toMatchObject({ status: 'AUTHORIZING', provider: 'nextgenpsd2', bankId: BANK_ID });
+    const back = await customerAtBank(payment, 'approve');
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.body).toContain('https://shop.example/return?paymentId=');
+    const done = (await finished(payment.paymentId)) as PaymentData;
+    expect(done).toMatchObject({ status: 'COMPLETED', isoStatus: { code: 'ACSC' } });
+    const stored = await orm.em.fork().findOneOrFail(Payment, { id: payment.paymentId });
+    expect(stored.providerStatus).toMatchObject({ transaction: 'ACSC' });
+  });
+
+  test('rejected at the bank: FAILED / RJCT / CUST', async () => {
+    const payment = await created(app, headers, euro());
+    expect((await customerAtBank(payment, 'reject')).statusCode).toBe(200);
+    const done = (await finished(payment.paymentId)) as PaymentData;
+    expect(done).toMatchObject({ status: 'FAILED', isoStatus: { code: 'RJCT', reason: { code: 'CUST' } } });
+  });
+
+  test('more than the €50 account holds: FAILED / RJCT / AM04', async () => {
+    const payment = await created(app, headers, euro({ amount: { value: '75.00', currency: 'EUR' } }));
+    expect((await customerAtBank(payment, 'approve', 'eu-pocket')).statusCode).toBe(200);
+    const done = (await finished(payment.paymentId)) as PaymentData;
+    expect(done).toMatchObject({ status: 'FAILED', isoStatus: { code: 'RJCT', reason: { code: 'AM04' } } });
+  });
+
+  test('the return used again, or at another provider’s route, changes nothing', async () => {
+    const payment = await created(app, headers, euro());
+    const link = new URL(payment.redirectUrl ?? '');
+    const opened = await app.inject({ method: 'GET', url: link.pathname });
+    const back = new URL(await customerDecides(String(opened.headers.location), { action: 'approve' }));
+    expect((await app.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).statusCode).toBe(200);
+    const replay = await app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.body).toContain('This link cannot be used');
+    // Our link of a nextgenpsd2 payment at obie's route is as good as a forged one.
+    const elsewhere = await app.inject({
+      method: 'GET',
+      url: link.pathname.replace('/providers/nextgenpsd2/', '/providers/obie/'),
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    await finished(payment.paymentId);
+  });
+
+  test('cancelled while the customer has not approved: CANCELLED here, and the bank told', async () => {
+    const payment = await created(app, headers, euro());
+    const cancelled = await post(app, headers, `/api/payments/${payment.paymentId}/cancel`);
+    expect(expectSuccess<PaymentData>(cancelled).status).toBe('CANCELLED');
+    const link = new URL(payment.redirectUrl ?? '');
+    const opened = await app.inject({ method: 'GET', url: link.pathname });
+    expect(opened.statusCode).toBe(409);
+    expect(opened.body).toContain('This payment is cancelled');
+  });
+});
