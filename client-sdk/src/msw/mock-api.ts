@@ -23,9 +23,14 @@ export interface MockApiOptions {
    */
   now?: (() => Date | number) | undefined;
   /**
-   * Real providers the emulated merchant is approved for: `['obie']` makes the kit act as the
-   * `obie` provider too (its banks listed, `provider: 'obie'` creates accepted, the customer
-   * played with `controls.authorizeAtBank`). Default none: the Mock bank only.
+   * Real providers the emulated merchant is approved for, any of the service's (`@pis/shared`
+   * `PROVIDERS`): `['obie']` (UK Open Banking), `['nextgenpsd2']` (Berlin Group NextGenPSD2: euro
+   * to IBANs through Sandbox Bank EU, `sandbox-bank-eu`), or both. The kit then acts as each
+   * provider too: it is listed in providers and its banks in banks, creates with it are accepted
+   * (refused as on the service when its banks cannot take them: 400 VALIDATION_FAILED naming
+   * `amount.currency`, `toAccount.sortCode`, ...; API_ONLY needs a `bankId`), and the customer at
+   * its bank is played with `controls.authorizeAtBank`, its statuses read through the provider's
+   * shared status table. Other codes are ignored. Default none: the Mock bank only.
    */
   approvedProviders?: readonly string[] | undefined;
 }
@@ -42,11 +47,13 @@ export interface MockApiControls {
   /** The customer rejects at the Mock bank: FAILED with `reason` (default: the creation's, else `CUST`). */
   reject(paymentId: string, reason?: RejectReason): Payment;
   /**
-   * The customer at an `obie` payment's bank (needs `approvedProviders: ['obie']`), then back at
-   * the service's callback. `{ action: 'reject' }`: FAILED / RJCT / CUST. `{ action: 'approve' }`:
-   * AUTHORIZED, then SUBMITTED at once (bank ACCP), ACCEPTED (ACSP) after `stepMs` (default
-   * 1,000 ms of the kit's clock) and COMPLETED (ACSC) after twice that; with
-   * `insufficientFunds: true` the bank rejects it instead (FAILED / RJCT / AM04).
+   * The customer at a real provider's bank (an `obie` or `nextgenpsd2` API_ONLY payment, with that
+   * provider in `approvedProviders`), then back at the service's callback.
+   * `{ action: 'reject' }`: FAILED / RJCT / CUST (obie: consent RJCT; nextgenpsd2: RJCT, SCA
+   * `failed`). `{ action: 'approve' }`: AUTHORIZED at once (obie: then SUBMITTED, bank ACCP;
+   * nextgenpsd2: ACTC), ACCEPTED (ACSP) after `stepMs` (default 1,000 ms of the kit's clock) and
+   * COMPLETED (ACSC) after twice that; with `insufficientFunds: true` the bank rejects it at the
+   * first step instead (FAILED / RJCT / AM04; nextgenpsd2: `fundsAvailable: false`).
    */
   authorizeAtBank(paymentId: string, decision: BankAuthorization): Payment;
   /** The customer chooses a bank on the hosted page (HOSTED_PAGES): PENDING -> AUTHORIZING. */

@@ -7,6 +7,7 @@ import {
   BANK_LINK_TTL_SECONDS,
   type Bank,
   type BankList,
+  type BankReport,
   bankProviders,
   byActor,
   type Change,
@@ -36,13 +37,11 @@ import {
   type NewCustomerLink,
   newEndToEndId,
   newPaymentId,
-  OBIE_PROVIDER,
-  type ObieFacts,
-  obieReport,
   type Payment,
   type PaymentList,
   type PaymentRecord,
   type ProviderEntry,
+  type ProviderStatus,
   paymentMatches,
   paymentNow,
   paymentProviders,
@@ -59,6 +58,7 @@ import {
   toPayment,
 } from '@pis/shared';
 import type { z } from 'zod';
+import { emulatedBank, REAL_PROVIDER_CODES } from './mock-provider-banks.ts';
 
 type ListPaymentsFilters = z.output<typeof ListPaymentsQuery>;
 type ListBanksFilters = z.output<typeof ListBanksQuery>;
@@ -79,16 +79,22 @@ type StoredPayment = {
    * breaks such ties by its random ids, i.e. arbitrarily; creation order is one of its orders.)
    */
   sequence: number;
-  /** An `obie` payment's statuses still to come from its bank, in order (see authorizeAtBank). */
-  bankSteps?: { at: Date; facts: ObieFacts }[];
+  /**
+   * A real provider's payment: what its bank has still to report, in order, each as of its own
+   * time (see authorizeAtBank), already in the core's words (its shared table's `BankReport`).
+   */
+  bankSteps?: { at: Date; report: BankReport }[];
 };
 
-/** How the customer decides at an `obie` bank in the kit (MockApiControls.authorizeAtBank). */
+/**
+ * How the customer decides at a real provider's bank in the kit (`obie`, `nextgenpsd2`;
+ * MockApiControls.authorizeAtBank).
+ */
 export type BankAuthorization = {
   action: 'approve' | 'reject';
   /** The account has less than the amount: the bank rejects the payment (RJCT / AM04). */
   insufficientFunds?: boolean | undefined;
-  /** Between the bank's steps (ACCP, ACSP, ACSC); default 1,000 ms of the kit's clock. */
+  /** Between the bank's steps after the approval (ACSP, ACSC; or RJCT); default 1,000 ms of the kit's clock. */
   stepMs?: number | undefined;
 };
 
@@ -108,10 +114,13 @@ export class MockStore {
   #sequence = 0;
   #catalogue: readonly MockBankDefinition[] | undefined;
 
-  /** `approvedProviders`: the real providers the emulated merchant may use (`obie`). */
+  /**
+   * `approvedProviders`: the real providers the emulated merchant may use (any in shared's
+   * `PROVIDERS` but the Mock bank: `obie`, `nextgenpsd2`); other codes are ignored.
+   */
   constructor(baseUrl: string, approvedProviders: readonly string[] = []) {
     this.#baseUrl = baseUrl;
-    this.#approved = approvedProviders.filter((code) => code === OBIE_PROVIDER);
+    this.#approved = approvedProviders.filter((code) => REAL_PROVIDER_CODES.includes(code));
   }
 
   reset(): void {
@@ -160,14 +169,12 @@ export class MockStore {
     if (command.flowType === 'API_ONLY') {
       const sent = byActor(actor, sendToProvider)(received.record, command.bankId ?? null, now);
       change = { record: sent.record, history: [...received.history, ...sent.history] };
-      if (command.provider === OBIE_PROVIDER) {
-        // The bank's consent, awaiting the customer (a fact of its own; our status stays AUTHORIZING).
-        const consent = reportFromBank(
-          change.record,
-          obieReport({ consentStatus: 'AWAU', bankStatus: null }),
-          now,
-        );
-        change = { record: consent.record, history: [...change.history, ...consent.history] };
+      const bank = emulatedBank(command.provider);
+      if (bank) {
+        // The bank awaiting the customer (obie's consent AWAU, nextgenpsd2's payment RCVD): a fact
+        // of its own; our status stays AUTHORIZING.
+        const waiting = reportFromBank(change.record, bank.created, now);
+        change = { record: waiting.record, history: [...change.history, ...waiting.history] };
       }
     }
     const customerUrl = this.#customerUrl(change.record);
@@ -187,6 +194,15 @@ export class MockStore {
   get(paymentId: string, now: Date): Payment {
     const stored = this.#caughtUp(paymentId, now);
     return toPayment(stored.record, stored.history);
+  }
+
+  /**
+   * A real provider's payment: its bank's statuses as the service keeps them (`provider_status`,
+   * by the provider's names: obie `consent`, `payment`; nextgenpsd2 `transaction`, `sca`). The
+   * service shows them in its console, not in the API; the kit's own tests read them here.
+   */
+  providerStatus(paymentId: string, now: Date): ProviderStatus | null {
+    return this.#caughtUp(paymentId, now).record.providerStatus;
   }
 
   /** GET /api/payments: newest first, filtered, one page. */
@@ -231,7 +247,7 @@ export class MockStore {
     const lifetime =
       record.flowType !== 'API_ONLY'
         ? HOSTED_LINK_TTL_SECONDS
-        : record.provider === OBIE_PROVIDER
+        : record.provider !== MOCK_PROVIDER
           ? BANK_LINK_TTL_SECONDS
           : MOCK_BANK_LINK_TTL_SECONDS;
     const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + lifetime * 1000);
@@ -281,56 +297,50 @@ export class MockStore {
   }
 
   /**
-   * The customer at an `obie` payment's bank, then back at the service's callback: a refusal is
-   * FAILED / RJCT / CUST at once; an approval authorises the consent (AUTHORIZED), submits the
-   * payment (SUBMITTED, bank RCVD -> ACCP), and the bank's own timeline follows on the kit's clock:
-   * ACSP (ACCEPTED) after `stepMs`, ACSC (COMPLETED) after twice that, or RJCT / AM04 at the first
-   * step with `insufficientFunds`. The consent and bank statuses are kept as on the service.
+   * The customer at a real provider's bank, then back at the service's callback, in the bank's
+   * own statuses (`mock-provider-banks.ts`) through the provider's shared table. A refusal is
+   * FAILED / RJCT / CUST at once. An approval is what the callback learns, at once (obie: the
+   * consent authorised, AUTHORIZED, and the payment submitted, SUBMITTED / bank ACCP;
+   * nextgenpsd2: the SCA finalised, AUTHORIZED / ACTC), then the bank's own timeline on the kit's
+   * clock: ACSP (ACCEPTED) after `stepMs`, ACSC (COMPLETED) after twice that, or RJCT / AM04 at
+   * the first step with `insufficientFunds`. The bank's statuses are kept as on the service.
    */
   authorizeAtBank(paymentId: string, decision: BankAuthorization, now: Date): Payment {
     const stored = this.#caughtUp(paymentId, now);
-    if (stored.record.provider !== OBIE_PROVIDER) {
-      throw new AppError('VALIDATION_FAILED', 'authorizeAtBank is for obie payments; use approve or reject');
+    const bank = emulatedBank(stored.record.provider);
+    if (!bank) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `authorizeAtBank is for a real provider's payments (${REAL_PROVIDER_CODES.join(', ')}); use approve or reject`,
+      );
     }
-    if (stored.record.status !== 'AUTHORIZING' || stored.record.providerStatus?.consent !== 'AWAU') {
+    if (stored.record.status !== 'AUTHORIZING' || !bank.awaitsCustomer(stored.record.providerStatus)) {
       throw new AppError(
         'PAYMENT_ALREADY_DECIDED',
         `Payment is ${stored.record.status}: nothing awaits the customer`,
       );
     }
     if (decision.action === 'reject') {
-      return this.#apply(
-        paymentId,
-        (record, at) => reportFromBank(record, obieReport({ consentStatus: 'RJCT', bankStatus: null }), at),
-        now,
-      );
+      return this.#apply(paymentId, (record, at) => reportFromBank(record, bank.refused, at), now);
     }
     const stepMs = decision.stepMs ?? 1_000;
     const at = (steps: number) => new Date(now.getTime() + steps * stepMs);
     this.#apply(
       paymentId,
-      (record, at) => {
-        const authorised = reportFromBank(
-          record,
-          obieReport({ consentStatus: 'AUTH', bankStatus: null }),
-          at,
-        );
-        const submitted = reportFromBank(
-          authorised.record,
-          obieReport({ consentStatus: 'COND', bankStatus: 'ACCP' }),
-          at,
-        );
-        return { record: submitted.record, history: [...authorised.history, ...submitted.history] };
-      },
+      (record, at) =>
+        bank.approved.reduce<Change>(
+          (change, report) => {
+            const next = reportFromBank(change.record, report, at);
+            return { record: next.record, history: [...change.history, ...next.history] };
+          },
+          { record, history: [] },
+        ),
       now,
     );
     const next = this.#stored(paymentId);
-    next.bankSteps = decision.insufficientFunds
-      ? [{ at: at(1), facts: { consentStatus: 'COND', bankStatus: 'RJCT', bankReason: 'AM04' } }]
-      : [
-          { at: at(1), facts: { consentStatus: 'COND', bankStatus: 'ACSP' } },
-          { at: at(2), facts: { consentStatus: 'COND', bankStatus: 'ACSC' } },
-        ];
+    next.bankSteps = bank
+      .timeline(decision.insufficientFunds ?? false)
+      .map((report, index) => ({ at: at(index + 1), report }));
     return this.get(paymentId, now);
   }
 
@@ -394,10 +404,9 @@ export class MockStore {
   /** Caught up on the payment's own clock (ahead of `now` once its test clock was advanced). */
   #caughtUp(paymentId: string, now: Date): StoredPayment {
     let stored = this.#stored(paymentId);
-    // An obie bank's statuses that fell due, each as of its own time (as the service's poll reads them).
+    // A real bank's statuses that fell due, each as of its own time (as the service's poll reads them).
     const due = stored.bankSteps?.filter((step) => step.at.getTime() <= now.getTime()) ?? [];
-    for (const step of due)
-      stored = this.#save(stored, reportFromBank(stored.record, obieReport(step.facts), step.at));
+    for (const step of due) stored = this.#save(stored, reportFromBank(stored.record, step.report, step.at));
     if (due.length > 0) stored.bankSteps = stored.bankSteps?.slice(due.length);
     return this.#save(stored, catchUp(stored.record, paymentNow(stored.record, now)));
   }
@@ -418,10 +427,10 @@ export class MockStore {
    */
   #customerUrl(record: PaymentRecord): string {
     const token = `mock.${record.id}`;
-    // An obie payment's link is the service's, which sends the customer on to the bank (in the
+    // A real provider's link is the service's, which sends the customer on to the bank (in the
     // kit, an address only: authorizeAtBank plays the bank).
-    if (record.flowType === 'API_ONLY' && record.provider === OBIE_PROVIDER)
-      return `${this.#baseUrl}/providers/obie/authorize/${token}`;
+    if (record.flowType === 'API_ONLY' && record.provider !== MOCK_PROVIDER)
+      return `${this.#baseUrl}/providers/${encodeURIComponent(record.provider)}/authorize/${token}`;
     return record.flowType === 'API_ONLY'
       ? `${this.#baseUrl}/mock-bank/${token}`
       : `${this.#baseUrl}/pay/${token}`;
