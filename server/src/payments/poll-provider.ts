@@ -1,4 +1,4 @@
-import { isTerminal, MOCK_PROVIDER } from '@pis/shared';
+import { isTerminal, MOCK_PROVIDER, type PaymentRecord } from '@pis/shared';
 import { loadPayment } from './load-payment.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
@@ -36,17 +36,38 @@ export async function pollProviderPayment(
   attempt: number,
 ): Promise<void> {
   let loaded = await loadPayment(deps.em, { paymentId });
-  if (loaded.record.provider === MOCK_PROVIDER || isTerminal(loaded.record.status)) return;
-  try {
-    loaded = await refreshPayment(deps, { paymentId }, loaded, 'report');
-  } catch (error) {
-    deps.logger.warn({ err: error, paymentId, attempt }, 'provider poll failed; backing off');
+  if (loaded.record.provider === MOCK_PROVIDER) return;
+  if (!isTerminal(loaded.record.status)) {
+    try {
+      loaded = await refreshPayment(deps, { paymentId }, loaded, 'report');
+    } catch (error) {
+      deps.logger.warn({ err: error, paymentId, attempt }, 'provider poll failed; backing off');
+    }
   }
-  if (isTerminal(loaded.record.status) || attempt >= POLL_MAX_ATTEMPTS || !deps.scheduler.providerPollDue)
-    return;
+  if (isTerminal(loaded.record.status)) return tellBankOfExpiry(deps, loaded.record);
+  if (attempt >= POLL_MAX_ATTEMPTS || !deps.scheduler.providerPollDue) return;
   await deps.scheduler.providerPollDue(
     paymentId,
     attempt + 1,
     new Date(deps.clock.now().getTime() + pollDelayMs(attempt + 1)),
   );
+}
+
+/**
+ * Our 24 h expiry, told to a bank that sets no deadline of its own (PaymentProvider.pollsFromStart):
+ * else the customer could still approve there a payment we answered EXPIRED. A bank that refuses
+ * (the customer approved in the last poll's interval) is an operator's alert: money may move
+ * for a payment the merchant was told expired.
+ */
+async function tellBankOfExpiry(deps: PaymentsDeps, record: PaymentRecord): Promise<void> {
+  const provider = deps.providers.get(record.provider);
+  if (record.status !== 'EXPIRED' || !provider?.pollsFromStart) return;
+  try {
+    await provider.cancelPayment(record, deps.clock.now());
+  } catch (error) {
+    deps.logger.error(
+      { err: error, paymentId: record.id, provider: record.provider },
+      'the bank refused to cancel an expired payment: it may still be paid there',
+    );
+  }
 }

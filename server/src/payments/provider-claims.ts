@@ -11,6 +11,7 @@ import {
 } from './apply-payment-event.ts';
 import { loadPayment, type PaymentScope } from './load-payment.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
+import { startPolling } from './poll-provider.ts';
 import { providerUnavailable } from './refresh-payment.ts';
 
 /**
@@ -93,7 +94,13 @@ export async function claimedProviderCall<T>(
     throw error instanceof AppError ? error : providerUnavailable();
   }
   const applied = await applyPaymentEvent(deps, scope, call.decision, { settles: claimId });
+  if (call.action === 'start') await pollFromStart(deps, applied.record);
   return { applied, answer };
+}
+
+/** A started payment whose provider is polled from the start (PaymentProvider.pollsFromStart). */
+async function pollFromStart(deps: PaymentsDeps, record: Change['record']): Promise<void> {
+  if (deps.providers.get(record.provider)?.pollsFromStart) await startPolling(deps, record.id);
 }
 
 async function scheduleReconcile(deps: PaymentsDeps, paymentId: string, claimedAt: Date): Promise<void> {
@@ -168,7 +175,8 @@ async function reconcileClaim(
     : claim.action === 'start'
       ? (payment, at) => sendToProvider(payment, claim.bankId ?? null, at)
       : cancel;
-  await applyPaymentEvent(deps, scope, decision, { settles: claim.claimId });
+  const applied = await applyPaymentEvent(deps, scope, decision, { settles: claim.claimId });
+  if (made && claim.action === 'start') await pollFromStart(deps, applied.record);
   deps.logger.info({ ...context, made }, 'provider claim reconciled');
   return made ? 'settled' : 'dropped';
 }

@@ -26,6 +26,13 @@ export interface PaymentProvider {
    * bank keeps nothing and saves the create those round trips.
    */
   readonly keepsPayments?: boolean;
+  /**
+   * The bank tells us nothing by itself and approval there is final (nextgenpsd2: the payment
+   * was initiated at start; no submit of ours follows): the core polls the payment from its
+   * start, not only once the customer is back through our callback (they may close the tab at
+   * the bank), and tells the bank of our 24 h expiry (`cancelPayment`), as it sets no deadline.
+   */
+  readonly pollsFromStart?: boolean;
   /** Hands the payment to the provider; the answer is the page the customer authorises on. */
   startPayment(payment: PaymentRecord, now: Date, options?: StartOptions): Promise<StartedPayment>;
   /**

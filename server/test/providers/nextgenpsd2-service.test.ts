@@ -1,12 +1,23 @@
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startTestBank, until } from '../../../sandbox-bank/test/support/bank.ts';
-import { customerDecides } from '../../../sandbox-bank/test/support/xs2a.ts';
+import { customerDecides, tppFor } from '../../../sandbox-bank/test/support/xs2a.ts';
 import { Payment } from '../../src/db/entities/index.ts';
+import type { PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
+import { pollProviderPayment } from '../../src/payments/poll-provider.ts';
+import { defaultProviderRegistry } from '../../src/providers/default-providers.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
-import { created, createPayment, type PaymentData, post, readPayment } from '../payments/payment-fixtures.ts';
+import {
+  created,
+  createPayment,
+  domainDeps,
+  HOUR,
+  type PaymentData,
+  post,
+  readPayment,
+} from '../payments/payment-fixtures.ts';
 
 /**
  * The `nextgenpsd2` provider through the service, on the seam every provider shares: the
@@ -20,7 +31,16 @@ const BANK_ID = 'sandbox-bank-eu';
 
 const bankDatabase = await createTestDatabase();
 const bank = await startTestBank({ databaseUrl: bankDatabase.url, stepMs: 200 });
-const { app, factories, orm } = await createTestApp({
+const polls: { paymentId: string; attempt: number }[] = [];
+const scheduler: PaymentScheduler = {
+  paymentDue: async () => {},
+  providerClaimDue: async () => {},
+  providerPollDue: async (paymentId, attempt) => {
+    polls.push({ paymentId, attempt });
+  },
+};
+const { app, factories, orm, clock, config } = await createTestApp({
+  scheduler,
   config: {
     publicBaseUrl: PUBLIC_BASE_URL,
     nextgenpsd2Connections: [
@@ -28,7 +48,9 @@ const { app, factories, orm } = await createTestApp({
     ],
   },
 });
+const tpp = tppFor({ ...bank.xs2a.clientConfig.transport, baseUrl: bank.xs2a.baseUrl });
 afterAll(async () => {
+  await tpp.close();
   await bank.stop();
   await bankDatabase.drop();
 });
@@ -162,5 +184,40 @@ describe('nextgenpsd2 through the service', () => {
     const opened = await app.inject({ method: 'GET', url: link.pathname });
     expect(opened.statusCode).toBe(409);
     expect(opened.body).toContain('This payment is cancelled');
+  });
+
+  // Last: it moves the file's clock a day ahead.
+  test('polled from its start (the bank has no push), and our 24 h expiry told to the bank', async () => {
+    const payment = await created(app, headers, euro());
+    // The customer never comes back through our callback: the service polls by itself anyway.
+    expect(polls).toContainEqual({ paymentId: payment.paymentId, attempt: 1 });
+    const [row] = await orm.em
+      .getConnection()
+      .execute<{ bankPaymentId: string; product: string }[]>(
+        `select bank_payment_id as "bankPaymentId", product from nextgenpsd2_payment where payment_id = ?`,
+        [payment.paymentId],
+      );
+    const atBank = async () =>
+      (
+        (
+          await tpp.call('GET', `/v1/payments/${row?.product}/${row?.bankPaymentId}/status`, {
+            schema: 'paymentInitiationStatusResponse-200_json',
+          })
+        ).body as { transactionStatus: string }
+      ).transactionStatus;
+    expect(await atBank()).toBe('RCVD');
+    clock.advance(24 * HOUR + 1_000);
+    const providers = defaultProviderRegistry(config, orm);
+    try {
+      await pollProviderPayment(
+        domainDeps(orm, clock, config, { providers, scheduler }),
+        payment.paymentId,
+        40,
+      );
+    } finally {
+      for (const code of providers.codes()) await providers.get(code)?.close?.();
+    }
+    expect((await readPayment(app, headers, payment.paymentId)).status).toBe('EXPIRED');
+    expect(await atBank()).toBe('CANC');
   });
 });

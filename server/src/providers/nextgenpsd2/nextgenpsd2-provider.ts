@@ -224,6 +224,7 @@ export function createNextgenpsd2Provider(
   return {
     code: NEXTGENPSD2_PROVIDER,
     keepsPayments: true,
+    pollsFromStart: true,
     bankIds: () => [...byBank.keys()],
 
     async startPayment(payment, now, options) {

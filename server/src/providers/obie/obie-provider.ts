@@ -35,7 +35,7 @@ interface ObieGrant {
 }
 
 /** Every member a provider whose customers approve at the bank has, as obie has them. */
-export type ObieProvider = Required<PaymentProvider>;
+export type ObieProvider = Required<Omit<PaymentProvider, 'pollsFromStart'>>;
 
 /** Authorization requests kept per payment: a link opened over and over keeps only its latest. */
 const OPEN_REQUESTS_KEPT = 10;
