@@ -13,6 +13,8 @@ export interface ObieSetup {
   server: RunningServer;
   /** The sandbox bank's data folder (its client.json and faults.json). */
   bankDir: string;
+  /** The sandbox bank's customer pages (plain HTTP on 127.0.0.1). */
+  bankPagesUrl: string;
   organizationId: string;
   apiKey: string;
   stop(): Promise<void>;
@@ -29,11 +31,12 @@ export async function startObieSetup(organizationName: string): Promise<ObieSetu
   chmodSync(bankDir, 0o755);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const bankPagesPort = await freePort();
   const bank: ChildProcess = spawn('npm', ['run', '-s', '-w', '@pis/sandbox-bank', 'start'], {
     cwd: REPO_ROOT,
     env: {
       ...childEnv(),
-      SANDBOX_BANK_PORT: String(await freePort()),
+      SANDBOX_BANK_PORT: String(bankPagesPort),
       SANDBOX_BANK_API_PORT: String(await freePort()),
       SANDBOX_BANK_PG_PORT: String(await freePort()),
       SANDBOX_BANK_DATA_DIR: bankDir,
@@ -83,6 +86,7 @@ export async function startObieSetup(organizationName: string): Promise<ObieSetu
   return {
     server,
     bankDir,
+    bankPagesUrl: `http://127.0.0.1:${bankPagesPort}`,
     organizationId,
     apiKey: String(key.apiKey ?? key.key),
     stop: async () => {
