@@ -41,11 +41,11 @@ export const CreatePaymentInput = z
     redirectUrl: RedirectUrl.optional(),
     provider: ProviderCode.default(MOCK_PROVIDER).meta({
       description:
-        'Default mock (practice, test keys only); others need the operator’s approval: obie pays through UK Open Banking banks',
+        'Default mock (practice, test keys only); others need the operator’s approval: obie pays through UK Open Banking banks, nextgenpsd2 in euro to an IBAN through Berlin Group NextGenPSD2 banks (GET /payments/providers)',
     }),
     bankId: BankId.optional().meta({
       description:
-        'Required for EMBEDDED_HOSTED_PAGES, and for provider obie with API_ONLY; ids from GET /banks',
+        'Required for EMBEDDED_HOSTED_PAGES, and for a real provider (obie, nextgenpsd2) with API_ONLY; ids from GET /banks',
     }),
     mockBank: MockBankScenario.optional().meta({
       description: 'Mock bank scenario; only with provider mock',

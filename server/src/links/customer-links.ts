@@ -96,14 +96,25 @@ export function openCustomerLink(
   return verifyLinkToken(secrets, token, purpose, now);
 }
 
+/** How long after its expiry a link still shows what it was for: the customer's "way back". */
+export const EXPIRED_LINK_SHOWN_MS = 24 * 60 * 60 * 1000;
+
 /**
- * The payment a genuine but expired link names, or null: only for the page that says the link
- * has expired, to show what it was for and the way back to the shop, never to act on it. The
- * token is verified as ever; the instant 0 is before any expiry, so only the expiry is not held.
+ * The payment a genuine link that expired less than a day ago names, or null: only for the page
+ * that says the link has expired, to show what it was for and the way back to the shop, never to
+ * act on it. The token is verified as ever (as of its last valid instant). A link found in an old
+ * mail or a browser's history shows nothing of its payment (issue 34's review, M2).
  */
-export function paymentOfExpiredLink(config: LinkConfig, token: string, purpose: LinkPurpose): string | null {
+export function paymentOfExpiredLink(
+  config: LinkConfig,
+  token: string,
+  purpose: LinkPurpose,
+  now: Date,
+): string | null {
   try {
-    return openCustomerLink(config, token, purpose, new Date(0)).paymentId;
+    const claims = openCustomerLink(config, token, purpose, new Date(0));
+    const expiredFor = now.getTime() - claims.expiresAt.getTime();
+    return expiredFor >= 0 && expiredFor < EXPIRED_LINK_SHOWN_MS ? claims.paymentId : null;
   } catch {
     return null;
   }

@@ -69,14 +69,14 @@ export async function openBankLink(deps: PaymentsDeps, code: string, token: stri
 
 /**
  * An expired bank link's payment, to show what it was for and the way back (nothing is read at
- * the bank): only its own provider's payment of an active merchant.
+ * the bank): only within a day of its expiry, its own provider's payment, an active merchant.
  */
 export async function expiredBankLinkPayment(
   deps: PaymentsDeps,
   code: string,
   token: string,
 ): Promise<PaymentAtBank | null> {
-  const paymentId = paymentOfExpiredLink(deps.config, token, 'bank');
+  const paymentId = paymentOfExpiredLink(deps.config, token, 'bank', deps.clock.now());
   if (!paymentId) return null;
   try {
     const { record } = await loadPayment(deps.em.fork(), { paymentId });

@@ -76,6 +76,12 @@ describe('real-bank customer pages in the hosted pages’ style', () => {
     expect(body).toContain('£10.50 to Acme Ltd');
     expect(tryAgainOf(body)).toBeUndefined();
     expect(new URL(returnOf(body) ?? '').searchParams.get('paymentId')).toBe(payment.paymentId);
+    // A day after it expired (an old mail, a browser's history), it names nothing of its payment.
+    clock.advance(24 * 60 * 60_000);
+    const old = expectStyledPage(await open(payment.redirectUrl), 410, 'LINK_EXPIRED');
+    expect(old).toContain('This link has expired');
+    expect(old).not.toContain('Acme Ltd');
+    expect(returnOf(old)).toBeUndefined();
   });
 
   test('a forged link: no payment named, no "Try again", the service’s own name', async () => {
