@@ -7,7 +7,7 @@ import {
   timelineFor,
 } from './mock-bank.ts';
 import type { CreatePaymentCommand, FlowType, PaymentError } from './payments.ts';
-import type { Account, Amount, Reference } from './primitives.ts';
+import { type Account, type Amount, MOCK_PROVIDER, type Reference } from './primitives.ts';
 import type { BankReport, ProviderStatus } from './providers/provider-descriptor.ts';
 import {
   canTransition,
@@ -34,6 +34,31 @@ export const MOCK_BANK_LINK_TTL_SECONDS = 30 * 60;
  * lives 60 s). As long as the Mock bank's link: both are the link a merchant sends for API_ONLY.
  */
 export const BANK_LINK_TTL_SECONDS = 30 * 60;
+
+/** What a customer link opens: the hosted page, the Mock bank's page, or ours that sends on to a bank. */
+export type CustomerLinkKind = 'hosted' | 'mock-bank' | 'bank';
+
+export const CUSTOMER_LINK_LIFETIME_SECONDS: Readonly<Record<CustomerLinkKind, number>> = {
+  hosted: HOSTED_LINK_TTL_SECONDS,
+  'mock-bank': MOCK_BANK_LINK_TTL_SECONDS,
+  bank: BANK_LINK_TTL_SECONDS,
+};
+
+/**
+ * The one new-link rule, for the service and the MSW kit: a hosted flow's link is the payment
+ * page; an API_ONLY payment's is the Mock bank's page, or for a real provider our link at
+ * `/providers/<code>/authorize/` that sends the customer on to the bank.
+ */
+export const customerLinkKind = (payment: { flowType: string; provider: string }): CustomerLinkKind =>
+  payment.flowType !== 'API_ONLY' ? 'hosted' : payment.provider === MOCK_PROVIDER ? 'mock-bank' : 'bank';
+
+/** The path a link of this kind opens, before its token. */
+export const customerLinkPath = (kind: CustomerLinkKind, provider: string): string =>
+  kind === 'hosted'
+    ? '/pay'
+    : kind === 'mock-bank'
+      ? '/mock-bank'
+      : `/providers/${encodeURIComponent(provider)}/authorize`;
 
 /**
  * Live or test: the mode of the API key that made the payment. A key sees only its own mode's

@@ -4,7 +4,6 @@ import {
   type ApprovalTiming,
   advanceClock,
   approve,
-  BANK_LINK_TTL_SECONDS,
   type Bank,
   type BankList,
   type BankReport,
@@ -14,16 +13,18 @@ import {
   type CreatedPayment,
   type CreatePaymentCommand,
   CUSTOMER_ACTOR,
+  CUSTOMER_LINK_LIFETIME_SECONDS,
   cancel,
   catchUp,
   checkCreateRules,
+  customerLinkKind,
+  customerLinkPath,
   customerLinkRenewable,
   defaultReference,
   EXPORT_COLUMNS,
   type ExportPaymentsQuery,
   findBank,
   type HistoryRecord,
-  HOSTED_LINK_TTL_SECONDS,
   IDEMPOTENCY_KEY_TTL_MS,
   idempotencyKeyReused,
   isTerminal,
@@ -31,7 +32,6 @@ import {
   type ListPaymentsQuery,
   listBanks,
   MESSAGES,
-  MOCK_BANK_LINK_TTL_SECONDS,
   MOCK_PROVIDER,
   type MockBankDefinition,
   type NewCustomerLink,
@@ -244,12 +244,7 @@ export class MockStore {
           'Use a hosted flow to be able to send new links.',
       );
     }
-    const lifetime =
-      record.flowType !== 'API_ONLY'
-        ? HOSTED_LINK_TTL_SECONDS
-        : record.provider !== MOCK_PROVIDER
-          ? BANK_LINK_TTL_SECONDS
-          : MOCK_BANK_LINK_TTL_SECONDS;
+    const lifetime = CUSTOMER_LINK_LIFETIME_SECONDS[customerLinkKind(record)];
     const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + lifetime * 1000);
     return {
       redirectUrl: `${this.#customerUrl(record)}.${expiresAt.getTime()}`,
@@ -426,13 +421,8 @@ export class MockStore {
    * token is not signed: no page behind it runs in the kit.
    */
   #customerUrl(record: PaymentRecord): string {
-    const token = `mock.${record.id}`;
     // A real provider's link is the service's, which sends the customer on to the bank (in the
     // kit, an address only: authorizeAtBank plays the bank).
-    if (record.flowType === 'API_ONLY' && record.provider !== MOCK_PROVIDER)
-      return `${this.#baseUrl}/providers/${encodeURIComponent(record.provider)}/authorize/${token}`;
-    return record.flowType === 'API_ONLY'
-      ? `${this.#baseUrl}/mock-bank/${token}`
-      : `${this.#baseUrl}/pay/${token}`;
+    return `${this.#baseUrl}${customerLinkPath(customerLinkKind(record), record.provider)}/mock.${record.id}`;
   }
 }

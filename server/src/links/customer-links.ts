@@ -1,4 +1,4 @@
-import { MOCK_PROVIDER } from '@pis/shared';
+import { customerLinkKind, customerLinkPath } from '@pis/shared';
 import type { Config } from '../config.ts';
 import {
   LINK_LIFETIME_SECONDS,
@@ -7,13 +7,6 @@ import {
   signLinkToken,
   verifyLinkToken,
 } from './link-token.ts';
-
-/** The page each link opens: routes of the web app, or the server route that sends on to a bank. */
-const pagePath = (purpose: LinkPurpose, provider: string | undefined): string => {
-  if (purpose === 'hosted') return '/pay';
-  if (purpose === 'mock-bank') return '/mock-bank';
-  return `/providers/${encodeURIComponent(provider ?? '')}/authorize`;
-};
 
 export type LinkConfig = Pick<Config, 'publicBaseUrl' | 'linkSigningSecret' | 'previousLinkSigningSecret'>;
 
@@ -60,9 +53,7 @@ export function paymentLink(
   payment: { id: string; flowType: string; provider: string },
   now: Date,
 ): CustomerLink {
-  if (payment.flowType !== 'API_ONLY') return customerLink(config, 'hosted', payment.id, now);
-  if (payment.provider === MOCK_PROVIDER) return customerLink(config, 'mock-bank', payment.id, now);
-  return bankLink(config, payment.provider, payment.id, now);
+  return signedLink(config, customerLinkKind(payment), payment.provider, payment.id, now, undefined);
 }
 
 function signedLink(
@@ -79,7 +70,7 @@ function signedLink(
   const claims: LinkClaims = { paymentId, purpose, expiresAt: new Date(Math.min(full, bound)) };
   const token = signLinkToken(config.linkSigningSecret, claims);
   return {
-    url: `${config.publicBaseUrl}${pagePath(purpose, provider)}/${token}`,
+    url: `${config.publicBaseUrl}${customerLinkPath(purpose, provider ?? '')}/${token}`,
     expiresAt: claims.expiresAt,
   };
 }

@@ -1,10 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import {
-  AppError,
-  BANK_LINK_TTL_SECONDS,
-  HOSTED_LINK_TTL_SECONDS,
-  MOCK_BANK_LINK_TTL_SECONDS,
-} from '@pis/shared';
+import { AppError, CUSTOMER_LINK_LIFETIME_SECONDS, type CustomerLinkKind } from '@pis/shared';
 import { z } from 'zod';
 
 /**
@@ -14,13 +9,9 @@ import { z } from 'zod';
  * and when it stops working; nothing else is needed to serve the page, and nothing in it is
  * secret (ids are unguessable anyway, the MAC is what grants access).
  */
-export type LinkPurpose = 'hosted' | 'mock-bank' | 'bank';
+export type LinkPurpose = CustomerLinkKind;
 
-export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
-  hosted: HOSTED_LINK_TTL_SECONDS,
-  'mock-bank': MOCK_BANK_LINK_TTL_SECONDS,
-  bank: BANK_LINK_TTL_SECONDS,
-};
+export const LINK_LIFETIME_SECONDS = CUSTOMER_LINK_LIFETIME_SECONDS;
 
 const LINK_NAMES: Record<LinkPurpose, string> = {
   hosted: 'payment page',
