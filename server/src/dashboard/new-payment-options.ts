@@ -5,7 +5,7 @@ import {
   MOCK_PROVIDER,
   type NewPaymentOptions,
   type NewPaymentProvider,
-  OBIE_PROVIDER,
+  PROVIDERS,
   paymentProviders,
 } from '@pis/shared';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from '../payments/payments-deps.ts';
@@ -69,13 +69,18 @@ export function newPaymentOptions(
   };
 }
 
+/** The real providers the service knows, for "ask the operator": "UK Open Banking or Berlin Group NextGenPSD2". */
+const realProviderNames = PROVIDERS.filter((descriptor) => descriptor.code !== MOCK_PROVIDER)
+  .map((descriptor) => descriptor.name)
+  .join(' or ');
+
 function whyNothing(organizationId: string, unusable: { code: string; why: Unusable }[]): string {
   const first = unusable.find(({ code }) => code !== MOCK_PROVIDER);
   if (!first) {
     return (
       'Live payments need a real bank connection, and your organization has none yet: the Mock bank ' +
       `takes test payments only. Ask the operator to approve your organization (id ${organizationId}) ` +
-      `for a real provider, such as ${providerName(OBIE_PROVIDER)}. Until then, switch to test data to practise.`
+      `for a real provider (${realProviderNames}). Until then, switch to test data to practise.`
     );
   }
   const name = providerName(first.code);
