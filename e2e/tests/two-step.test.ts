@@ -13,11 +13,13 @@ afterAll(async () => browser?.close());
 /** A signed-out page asks `session()` (401), and a refused form answers 4xx: the browser logs both. */
 const EXPECTED = /status of 40[01]/;
 
-/** The authenticator app: the current code for a setup key (RFC 6238, 30 s steps). */
-const appCode = (setupKey: string) => generate({ secret: setupKey });
+/** RFC 6238 time steps of 30 s; otplib's `epoch` is in Unix seconds. */
+const STEP_SECONDS = 30;
+const currentStep = () => Math.floor(Date.now() / 1000 / STEP_SECONDS);
 
-/** A code is accepted once: before signing in with a new one, wait for the next 30 s step. */
-const nextStep = () => new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 500));
+/** The authenticator app: its code for a setup key at time step `step` (RFC 6238). */
+const appCode = (setupKey: string, step: number) =>
+  generate({ secret: setupKey, epoch: step * STEP_SECONDS });
 
 describe.each([
   ['phone', PHONE],
@@ -51,7 +53,11 @@ describe.each([
       .getByText(/not the current code from your app/)
       .first()
       .waitFor();
-    await page.getByLabel('Code', { exact: true }).fill(await appCode(setupKey));
+    // The app's code now. A code is accepted once, and a code of that step or an earlier one is
+    // refused after it: the sign-in below uses the next step's code, which the server accepts
+    // (one step of clock drift either way) without waiting up to 30 s for that step to come.
+    const setupStep = currentStep();
+    await page.getByLabel('Code', { exact: true }).fill(await appCode(setupKey, setupStep));
     await page.getByRole('button', { name: 'Verify' }).click();
     const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
     await codes.first().waitFor();
@@ -73,8 +79,8 @@ describe.each([
     await other.page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
     await expectAccessible(other.page);
     await expectNoSidewaysScroll(other.page);
-    await nextStep();
-    const code = await appCode(setupKey);
+    // A later step's code than setup's (the next one; the current one if a step went by since).
+    const code = await appCode(setupKey, Math.max(setupStep + 1, currentStep()));
     await other.page.getByLabel('Code', { exact: true }).fill(code);
     await other.page.getByRole('button', { name: 'Verify' }).click();
     await other.page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
