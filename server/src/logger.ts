@@ -20,16 +20,17 @@ const REDACT = [
 const REDACTED = '[redacted]';
 /**
  * Customer pages: the link token is the whole credential of a payment's page. In any case (the
- * SPA's router ignores it) and after any number of slashes. `providers/obie/authorize`: the
- * `obie` customer link, which sends the customer on to the bank.
+ * SPA's router ignores it) and after any number of slashes. `providers/<code>/authorize`: a real
+ * provider's customer link, which sends the customer on to the bank.
  */
-const TOKEN_IN_PATH = /^(\/+)(pay|mock-bank|providers\/+obie\/+authorize)\/[^/?#]+/i;
+const TOKEN_IN_PATH = /^(\/+)(pay|mock-bank|providers\/+[^/?#]+\/+authorize)\/[^/?#]+/i;
 /**
  * A key pasted into a URL by mistake (`?x-api-key=`, `?api_key=`, `?apiKey=`), and what a bank
  * sends back through the customer's browser: the JARM `response` and a plain `code` carry the
- * authorization code (with the PKCE verifier we hold, it becomes an access token to the payment).
+ * authorization code (with the PKCE verifier we hold, it becomes an access token to the payment);
+ * a `state` names the customer's return at the bank (nextgenpsd2's is its whole credential).
  */
-const KEY_PARAMETER = /^((x[-_]?)?api[-_]?key|response|code|id_token|access_token|refresh_token)$/i;
+const KEY_PARAMETER = /^((x[-_]?)?api[-_]?key|response|code|state|id_token|access_token|refresh_token)$/i;
 /** `"token":"..."` inside a tRPC query's JSON input (the pages' procedures). */
 const TOKEN_IN_JSON = /("token"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 

@@ -181,8 +181,9 @@ export const findBank = (id: string, context: BankContext): Bank | undefined => 
 };
 
 /** Countries that have at least one bank the caller may see, for the hosted page's switch. */
-export const bankCountries = (context: BankContext): string[] => [
-  ...new Set(visibleDefinitions(context).map((bank) => bank.country)),
+/** Countries with a bank the caller sees; with `provider`, only where that provider reaches one. */
+export const bankCountries = (context: BankContext, provider?: string): string[] => [
+  ...new Set(visibleDefinitions(context, provider).map((bank) => bank.country)),
 ];
 
 export { MOCK_BANK_CATALOGUE, type MockBankDefinition };

@@ -8,6 +8,7 @@ import {
 } from './mock-bank.ts';
 import type { CreatePaymentCommand, FlowType, PaymentError } from './payments.ts';
 import { type Account, type Amount, MOCK_PROVIDER, type Reference } from './primitives.ts';
+import { providerDescriptor } from './providers/index.ts';
 import type { BankReport, ProviderStatus } from './providers/provider-descriptor.ts';
 import {
   canTransition,
@@ -205,7 +206,8 @@ const withNextDue = (record: PaymentRecord): PaymentRecord => {
     const next = timelineFor(record.timing)[reached + 1];
     return { ...record, nextDueAt: next ? new Date(approvedAt + next.atSeconds * 1000) : null };
   }
-  return { ...record, nextDueAt: record.expiresAt };
+  // The bank decides its expiry (expiresAtBank): the worker's poll, not a due step, asks it.
+  return { ...record, nextDueAt: expiresAtBank(record) ? null : record.expiresAt };
 };
 
 export type NewPaymentIds = {
@@ -305,21 +307,42 @@ export const catchUp = (record: PaymentRecord, now: Date): Change => {
     }
     return change;
   }
-  if (!record.approvedAt && now.getTime() >= record.expiresAt.getTime()) {
-    change = move(
-      change,
-      {
-        iso: 'RJCT',
-        reason: 'NOAS',
-        details: 'Expired: no approval or rejection within 24 hours of creation',
-        provider: record.status === 'PENDING' ? null : record.provider,
-        actor: { type: 'expiry' },
-      },
-      record.expiresAt,
-      now,
-    );
+  if (!record.approvedAt && now.getTime() >= record.expiresAt.getTime() && !expiresAtBank(record)) {
+    change = expired(change, record, now);
   }
   return change;
+};
+
+/**
+ * A payment whose provider's bank must cancel it before our expiry takes effect
+ * (`expiryToldToBank`): once it is at that bank, the clock alone never expires it.
+ */
+const expiresAtBank = (record: PaymentRecord): boolean =>
+  record.status !== 'PENDING' && providerDescriptor(record.provider)?.expiryToldToBank === true;
+
+const expired = (change: Change, record: PaymentRecord, now: Date): Change =>
+  move(
+    change,
+    {
+      iso: 'RJCT',
+      reason: 'NOAS',
+      details: 'Expired: no approval or rejection within 24 hours of creation',
+      provider: record.status === 'PENDING' ? null : record.provider,
+      actor: { type: 'expiry' },
+    },
+    record.expiresAt,
+    now,
+  );
+
+/**
+ * Our 24 h expiry of a payment its bank has just cancelled at our request (`expiryToldToBank`);
+ * nothing when it was approved or finished meanwhile.
+ */
+export const expireAfterBankCancel = (record: PaymentRecord, now: Date): Change => {
+  const current = catchUp(record, now);
+  if (isTerminal(current.record.status) || current.record.approvedAt) return current;
+  if (now.getTime() < record.expiresAt.getTime()) return current;
+  return expired(current, current.record, now);
 };
 
 const isLaterStep = (record: PaymentRecord, iso: IsoCode, timing: ResolvedTiming) => {

@@ -39,7 +39,7 @@ describe('the nextgenpsd2 status table', () => {
     ['ACTC', 'ACTC'],
     ['ACCP', 'ACTC'],
     ['ACFC', 'ACTC'],
-    ['PATC', 'ACTC'],
+    ['PATC', 'PDNG'],
     ['PART', 'ACTC'],
     ['ACSP', 'ACSP'],
     ['ACWC', 'ACSP'],

@@ -51,6 +51,7 @@ export async function startServer(
     MAILDEV_WEB_PORT: String(await freePort()),
     // The obie flows pass their own sandbox bank's client file; the rest run without obie.
     OBIE: 'off',
+    NEXTGENPSD2: 'off',
     // Every browser test signs up and in from 127.0.0.1, as many people behind one NAT would:
     // the suite's ~40 attempts would cross the default 30 per 15 minutes, on a window's timing.
     RATE_LIMIT_SIGN_UPS: '1000',

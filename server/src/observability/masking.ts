@@ -11,11 +11,11 @@ const ACCOUNT_KEY = /account[-_]?number|^iban$|^pan$|card[-_]?number/i;
 // prefix. An underscore may come URL-encoded (`%5F`): a key inside a query string is still a key.
 const API_KEY = /(pis(?:_|%5[Ff])(?:(?:test|live)(?:_|%5[Ff]))?[0-9A-Za-z]{8})[0-9A-Za-z]+/g;
 /**
- * `/pay/<token>`, `/mock-bank/<token>`, `/providers/obie/authorize/<token>`: customer links carry
+ * `/pay/<token>`, `/mock-bank/<token>`, `/providers/<code>/authorize/<token>`: customer links carry
  * a bearer token in the path; the slashes may come URL-encoded (`%2F`, a link inside another
  * URL's query string).
  */
-const LINK_TOKEN = /(\/|%2[Ff])(pay|mock-bank|obie(?:\/|%2[Ff])authorize)(\/|%2[Ff])[^/?#\s"&]+/g;
+const LINK_TOKEN = /(\/|%2[Ff])(pay|mock-bank|[A-Za-z0-9_-]+(?:\/|%2[Ff])authorize)(\/|%2[Ff])[^/?#\s"&]+/g;
 
 export const MASK = '[masked]';
 /** Stored bodies are cut here: the log is for reading what happened, not a second database. */

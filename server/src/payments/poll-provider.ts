@@ -1,5 +1,14 @@
-import { isTerminal, MOCK_PROVIDER, type PaymentRecord } from '@pis/shared';
-import { loadPayment } from './load-payment.ts';
+import {
+  AppError,
+  expireAfterBankCancel,
+  isTerminal,
+  MOCK_PROVIDER,
+  type PaymentRecord,
+  paymentNow,
+  providerDescriptor,
+} from '@pis/shared';
+import { applyPaymentEvent } from './apply-payment-event.ts';
+import { type LoadedPayment, loadPayment } from './load-payment.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
 
@@ -36,16 +45,17 @@ export async function pollProviderPayment(
   attempt: number,
 ): Promise<void> {
   let loaded = await loadPayment(deps.em, { paymentId });
-  if (loaded.record.provider === MOCK_PROVIDER) return;
-  if (!isTerminal(loaded.record.status)) {
-    try {
-      loaded = await refreshPayment(deps, { paymentId }, loaded, 'report');
-    } catch (error) {
-      deps.logger.warn({ err: error, paymentId, attempt }, 'provider poll failed; backing off');
-    }
+  if (loaded.record.provider === MOCK_PROVIDER || isTerminal(loaded.record.status)) return;
+  try {
+    loaded = await refreshPayment(deps, { paymentId }, loaded, 'report');
+    if (expiryDueAtBank(loaded.record, deps.clock.now())) loaded = await expireAtBank(deps, loaded);
+  } catch (error) {
+    deps.logger.warn({ err: error, paymentId, attempt }, 'provider poll failed; backing off');
   }
-  if (isTerminal(loaded.record.status)) return tellBankOfExpiry(deps, loaded.record);
-  if (attempt >= POLL_MAX_ATTEMPTS || !deps.scheduler.providerPollDue) return;
+  if (isTerminal(loaded.record.status) || !deps.scheduler.providerPollDue) return;
+  // A payment only its bank can expire is polled until it is finished: else it would wait for
+  // ever once the attempts ran out during a long bank outage.
+  if (attempt >= POLL_MAX_ATTEMPTS && !expiryDueAtBank(loaded.record, deps.clock.now())) return;
   await deps.scheduler.providerPollDue(
     paymentId,
     attempt + 1,
@@ -53,21 +63,36 @@ export async function pollProviderPayment(
   );
 }
 
+/** Past its 24 h, unapproved, at a bank that must cancel it first (`expiryToldToBank`). */
+const expiryDueAtBank = (record: PaymentRecord, now: Date): boolean =>
+  !isTerminal(record.status) &&
+  record.status !== 'PENDING' &&
+  !record.approvedAt &&
+  providerDescriptor(record.provider)?.expiryToldToBank === true &&
+  paymentNow(record, now).getTime() >= record.expiresAt.getTime();
+
 /**
- * Our 24 h expiry, told to a bank that sets no deadline of its own (PaymentProvider.pollsFromStart):
- * else the customer could still approve there a payment we answered EXPIRED. A bank that refuses
- * (the customer approved in the last poll's interval) is an operator's alert: money may move
- * for a payment the merchant was told expired.
+ * Our 24 h expiry at a bank that sets no deadline of its own and takes approval as final: the
+ * bank cancels the payment first, then it is EXPIRED here, so a customer can never approve there
+ * a payment we answered EXPIRED. The bank refusing because the customer approved meanwhile: its
+ * status is read and applied instead. Not answered (an outage, a timeout): the next poll asks
+ * again. A cancel is safe to repeat, so a crash between the bank's yes and our write is too.
  */
-async function tellBankOfExpiry(deps: PaymentsDeps, record: PaymentRecord): Promise<void> {
+async function expireAtBank(deps: PaymentsDeps, loaded: LoadedPayment): Promise<LoadedPayment> {
+  const { record } = loaded;
   const provider = deps.providers.get(record.provider);
-  if (record.status !== 'EXPIRED' || !provider?.pollsFromStart) return;
+  if (!provider) return loaded;
   try {
     await provider.cancelPayment(record, deps.clock.now());
   } catch (error) {
-    deps.logger.error(
-      { err: error, paymentId: record.id, provider: record.provider },
-      'the bank refused to cancel an expired payment: it may still be paid there',
+    if (!(error instanceof AppError && error.kind === 'PAYMENT_NOT_CANCELLABLE')) throw error;
+    deps.logger.info({ paymentId: record.id }, 'approved at the bank as it expired here: its status decides');
+    return refreshPayment(
+      deps,
+      { paymentId: record.id },
+      await loadPayment(deps.em, { paymentId: record.id }),
+      'report',
     );
   }
+  return applyPaymentEvent(deps, { paymentId: record.id }, expireAfterBankCancel, { whileClaimed: 'hold' });
 }

@@ -118,6 +118,9 @@ export async function completeBankReturn(
         { paymentId: record.id, status: record.status, provider: code },
         'bank return for a payment no longer waiting',
       );
+      // Nothing was submitted: the adapter forgets the return it took, so a cancel is not
+      // refused as "already at the bank".
+      await provider.releaseGrant?.(record.id);
       return { kind: 'refused', reason: 'the payment no longer waits for the customer' };
     }
     if (!provider.submit) throw new Error(`provider ${code} granted an approval it cannot submit`);

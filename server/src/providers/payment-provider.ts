@@ -27,10 +27,9 @@ export interface PaymentProvider {
    */
   readonly keepsPayments?: boolean;
   /**
-   * The bank tells us nothing by itself and approval there is final (nextgenpsd2: the payment
-   * was initiated at start; no submit of ours follows): the core polls the payment from its
+   * The bank tells us nothing by itself (nextgenpsd2): the core polls the payment from its
    * start, not only once the customer is back through our callback (they may close the tab at
-   * the bank), and tells the bank of our 24 h expiry (`cancelPayment`), as it sets no deadline.
+   * the bank). Its expiry is the bank's to confirm (the descriptor's `expiryToldToBank`).
    */
   readonly pollsFromStart?: boolean;
   /** Hands the payment to the provider; the answer is the page the customer authorises on. */
@@ -64,6 +63,8 @@ export interface PaymentProvider {
   completeAuthorization?(callbackUrl: URL, now: Date): Promise<CallbackOutcome>;
   /** Submits an approved payment with the grant `completeAuthorization` gave: what the bank answered. */
   submit?(payment: PaymentRecord, grant: unknown, now: Date): Promise<StatusUpdate>;
+  /** The core refused a granted return (cancelled, expired, merchant suspended): nothing was submitted. */
+  releaseGrant?(paymentId: string): Promise<void>;
   /**
    * The bank's push at `POST /api/providers/:code/event-notifications` (its raw body): the
    * payment to read now, null for news about nothing of ours; throws when it is not genuine.

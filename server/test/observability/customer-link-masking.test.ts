@@ -47,4 +47,17 @@ describe('the obie customer link is never logged in clear', () => {
     );
     expect(redactedUrl('/providers/obie/callback')).toBe('/providers/obie/callback');
   });
+
+  test('every provider’s link, and a return’s state, are kept out too (nextgenpsd2)', () => {
+    const link = `https://pay.example.com/providers/nextgenpsd2/authorize/${TOKEN}`;
+    const body = maskedBody(JSON.stringify({ data: { redirectUrl: link } })) ?? '';
+    expect(body).not.toContain(TOKEN);
+    expect(body).toContain(`/providers/nextgenpsd2/authorize/${MASK}`);
+    expect(redactedUrl(`/providers/nextgenpsd2/authorize/${TOKEN}`)).toBe(
+      '/providers/nextgenpsd2/authorize/[redacted]',
+    );
+    expect(redactedUrl('/providers/nextgenpsd2/callback?state=0123456789abcdef&nok=1')).toBe(
+      '/providers/nextgenpsd2/callback?state=[redacted]&nok=1',
+    );
+  });
 });

@@ -17,6 +17,9 @@ import {
   type PaymentData,
   post,
   readPayment,
+  tokenOf,
+  trpcData,
+  trpcQuery,
 } from '../payments/payment-fixtures.ts';
 
 /**
@@ -144,6 +147,14 @@ describe('nextgenpsd2 through the service', () => {
     expect(stored.providerStatus).toMatchObject({ transaction: 'ACSC' });
   });
 
+  test('HOSTED_PAGES: the bank picker opens where the provider reaches a bank (DE), offering only there', async () => {
+    const payment = await created(app, headers, euro({ flowType: 'HOSTED_PAGES', bankId: undefined }));
+    const session = trpcData<{ countries: string[]; defaultCountry: string }>(
+      await trpcQuery(app, 'pages.hostedSession', { token: tokenOf(payment.redirectUrl) }),
+    );
+    expect(session).toMatchObject({ countries: ['DE'], defaultCountry: 'DE' });
+  });
+
   test('rejected at the bank: FAILED / RJCT / CUST', async () => {
     const payment = await created(app, headers, euro());
     expect((await customerAtBank(payment, 'reject')).statusCode).toBe(200);
@@ -164,6 +175,9 @@ describe('nextgenpsd2 through the service', () => {
     const opened = await app.inject({ method: 'GET', url: link.pathname });
     const back = new URL(await customerDecides(String(opened.headers.location), { action: 'approve' }));
     expect((await app.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).statusCode).toBe(200);
+    // A HEAD of the return (a link checker) does nothing, and uses nothing up.
+    const head = await app.inject({ method: 'HEAD', url: `${back.pathname}${back.search}` });
+    expect(head.statusCode).toBe(200);
     const replay = await app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
     expect(replay.statusCode).toBe(400);
     expect(replay.body).toContain('This link cannot be used');
@@ -207,6 +221,8 @@ describe('nextgenpsd2 through the service', () => {
       ).transactionStatus;
     expect(await atBank()).toBe('RCVD');
     clock.advance(24 * HOUR + 1_000);
+    // Not on the clock alone: the bank must cancel it first, or the customer could still approve there.
+    expect((await readPayment(app, headers, payment.paymentId)).status).toBe('AUTHORIZING');
     const providers = defaultProviderRegistry(config, orm);
     try {
       await pollProviderPayment(

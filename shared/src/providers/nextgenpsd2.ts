@@ -22,7 +22,9 @@ export const NEXTGENPSD2_STATUS_MAP: Readonly<Record<string, BankTarget>> = {
   ACTC: { iso: 'ACTC', details: 'Authorised by the customer at the bank' },
   ACCP: { iso: 'ACTC', details: 'Accepted by the bank (customer profile checked)' },
   ACFC: { iso: 'ACTC', details: 'Accepted by the bank (funds checked)' },
-  PATC: { iso: 'ACTC', details: 'Partially authorised at the bank' },
+  // Some of the required authorisations are done, not all: still waiting at the bank (approval,
+  // which stops our expiry, is ACTC).
+  PATC: { iso: 'PDNG', details: 'Partially authorised at the bank: more authorisations needed' },
   PART: { iso: 'ACTC', details: 'Partially accepted by the bank' },
   ACSP: { iso: 'ACSP', details: 'Accepted for settlement' },
   ACWC: { iso: 'ACSP', details: 'Accepted for settlement with change' },
@@ -104,5 +106,6 @@ export const NEXTGENPSD2_DESCRIPTOR: ProviderDescriptor = {
   accountSchemes: ['iban'],
   maxDecimals: 2,
   bankRequiredForApiOnly: true,
+  expiryToldToBank: true,
   banks: NEXTGENPSD2_BANKS,
 };

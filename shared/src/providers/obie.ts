@@ -57,9 +57,14 @@ export function obieTarget(facts: ObieFacts): ObieTarget | null {
           : `Rejected by the bank${facts.bankReason ? ` (${facts.bankReason})` : ''}${facts.bankReasonText ? `: ${facts.bankReasonText}` : ''}`,
       };
     }
-    return OBIE_PAYMENT_MAP[facts.bankStatus] ?? null;
+    return Object.hasOwn(OBIE_PAYMENT_MAP, facts.bankStatus)
+      ? (OBIE_PAYMENT_MAP[facts.bankStatus] ?? null)
+      : null;
   }
-  return facts.consentStatus ? (OBIE_CONSENT_MAP[facts.consentStatus] ?? null) : null;
+  // Own keys only: a bank's `__proto__` or `constructor` is not a status.
+  return facts.consentStatus && Object.hasOwn(OBIE_CONSENT_MAP, facts.consentStatus)
+    ? (OBIE_CONSENT_MAP[facts.consentStatus] ?? null)
+    : null;
 }
 
 /** The facts as the core keeps them: where they put the payment, and the statuses as reported. */

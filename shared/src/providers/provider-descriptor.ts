@@ -26,6 +26,13 @@ export interface ProviderDescriptor {
   readonly maxDecimals?: number;
   /** An API_ONLY payment must name its bank: there is no page of ours to choose one on. */
   readonly bankRequiredForApiOnly: boolean;
+  /**
+   * Approval at its bank is final and the bank sets no deadline of its own (nextgenpsd2): our
+   * 24 h expiry takes effect only once the bank has cancelled the payment there, never on the
+   * clock alone (the worker's poll asks it: payments/poll-provider.ts). Otherwise a customer
+   * could approve, at the bank, a payment we answered EXPIRED.
+   */
+  readonly expiryToldToBank?: boolean;
   /** The banks it reaches (listed by `GET /banks` for organizations approved for it). */
   readonly banks: readonly MockBankDefinition[];
 }

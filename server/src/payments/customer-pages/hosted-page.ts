@@ -36,7 +36,8 @@ export async function hostedSession(deps: PaymentsDeps, token: string): Promise<
     liveOnly: record.mode === 'live',
   };
   const bank = record.bankId ? (findBank(record.bankId, context) ?? null) : null;
-  const countries = bankCountries(context);
+  // Where the payment's own provider reaches a bank: a euro provider's picker opens on its country.
+  const countries = bankCountries(context, record.provider);
   return {
     ...paymentSummary(record, organization.name, claims),
     brand: await pageBrand(deps.em, organization),

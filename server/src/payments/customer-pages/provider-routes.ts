@@ -158,11 +158,30 @@ export async function providerRoutes(
     const { code } = request.params;
     const log = request.log as Logger;
     const url = new URL(request.url, services.config.publicBaseUrl);
+    // A HEAD (a link checker, a preview) must not use up the bank's answer: nothing is done.
+    if (request.method === 'HEAD') {
+      return reply.code(200).header('cache-control', 'no-store').type('text/html; charset=utf-8').send();
+    }
     let returned: Awaited<ReturnType<typeof completeBankReturn>>;
     try {
+      // Per client address, as every customer page: each return may read the bank.
+      await enforceRateLimit(
+        services.orm.em.fork(),
+        services.config.rateLimits,
+        (name, value) => reply.header(name, value),
+        'pages',
+        rateLimitClient(request.ip),
+      );
       if (unknownProvider(code)) returned = { kind: 'refused', reason: 'no such provider' };
       else returned = await completeBankReturn(deps(log), code, url);
     } catch (error) {
+      if (error instanceof AppError && error.kind === 'RATE_LIMITED') {
+        return page(
+          reply,
+          error.status,
+          linkRefused(error, `/providers/${encodeURIComponent(code)}/callback`),
+        );
+      }
       log.warn({ err: error, provider: code }, 'bank return failed');
       // The bank's answer is used up either way: following it again cannot work.
       return page(reply, 502, {

@@ -289,6 +289,13 @@ export function createObieProvider(
       return { kind: 'granted', paymentId: authorization.paymentId, grant };
     },
 
+    async releaseGrant(paymentId) {
+      // Taken by a return the core refused: the payment was never submitted (no bank payment id).
+      await orm.em
+        .fork()
+        .nativeUpdate(ObieAuthorization, { paymentId, bankPaymentId: null }, { callbackAt: null });
+    },
+
     async submit(record, grant) {
       const { accessToken, consentId, bankId } = grant as ObieGrant;
       const submitted = await submitWithRetry(await connection(bankId), accessToken, record, consentId);
