@@ -1,18 +1,12 @@
 import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type AppRouter, appRouter } from './app-router.ts';
 import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
 import { bankLogoRoutes } from './catalogue/bank-logo.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { dashboardExportRoute } from './dashboard/export-route.ts';
 import { envelopeClientError } from './http/client-error.ts';
-import { dashboardHttp } from './http/dashboard-http.ts';
 import { docsRoutes, docsScriptHashes } from './http/docs-page.ts';
 import {
   envelopeErrors,
@@ -21,7 +15,6 @@ import {
   rejectUnusableHost,
 } from './http/fastify-failure.ts';
 import { healthRoutes } from './http/health.ts';
-import { liveReadRequest } from './http/live-read.ts';
 import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { withExamples } from './http/openapi-examples.ts';
 import { echoRequestId, requestIdOf, securityHeaders } from './http/request-hooks.ts';
@@ -32,19 +25,18 @@ import { drainHooks, type HttpDrain } from './lifecycle/http-drain.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { type MailOutbox, noMailOutbox } from './mail/mail-message.ts';
 import { createRouteResolver, observeHttp } from './observability/http-metrics.ts';
-import { noteRequestKeyOwner, type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
-import { requestContext, traceHttp } from './observability/tracing.ts';
+import { type RequestLogWriter, requestLogHooks } from './observability/request-log.ts';
+import { traceHttp } from './observability/tracing.ts';
 import { brandLogoRoutes } from './organizations/brand-logo-route.ts';
 import { providerRoutes } from './payments/customer-pages/provider-routes.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from './payments/payment-scheduler.ts';
 import { noPaymentWaiters, type PaymentWaiters } from './payments/payment-waiters.ts';
 import { defaultProviderRegistry } from './providers/default-providers.ts';
 import type { ProviderRegistry } from './providers/provider-registry.ts';
-import { rateLimitClient } from './rate-limits/client-address.ts';
 import { rateLimitsDocs } from './rate-limits/rate-limits-docs.ts';
+import { type AppServices, createContextFactory } from './trpc/context.ts';
 import { logProcedureFailure } from './trpc/public-failure.ts';
 import { createResponseMeta } from './trpc/response-meta.ts';
-import type { AppServices, Context } from './trpc/trpc.ts';
 
 export interface BuildAppOptions
   extends Omit<
@@ -192,25 +184,3 @@ function fastifyTrustProxy(
 }
 
 export type { AppRouter };
-
-/** A request's Context (its shape is in trpc/trpc.ts, beside the procedures that read it), for /trpc and /api alike. */
-export function createContextFactory(services: AppServices) {
-  return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
-    services,
-    em: services.orm.em.fork(),
-    clock: services.clock,
-    config: services.config,
-    log: req.log as Logger,
-    apiKeyHeader: req.headers['x-api-key'],
-    idempotencyKeyHeader: req.headers['idempotency-key'],
-    clientAddress: () => rateLimitClient(req.ip),
-    noteKeyOwner: (organizationId, admitted) => noteRequestKeyOwner(req, organizationId, admitted),
-    setHeader: (name, value) => {
-      res.header(name, value);
-    },
-    dashboard: dashboardHttp(req, res),
-    liveRead: (asked) => liveReadRequest(req, res, services.config.timeouts.connectionMs, asked),
-    requestId: req.id,
-    traceParent: () => requestContext(req),
-  });
-}

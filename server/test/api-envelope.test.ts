@@ -4,8 +4,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { BODY_LIMIT_BYTES } from '../src/config.ts';
 import { restApi } from '../src/http/rest-api.ts';
+import type { Context } from '../src/trpc/context.ts';
 import { createResponseMeta } from '../src/trpc/response-meta.ts';
-import { type Context, createCallerFactory, publicProcedure, router } from '../src/trpc/trpc.ts';
+import { createCallerFactory, publicProcedure, router } from '../src/trpc/trpc.ts';
 import { expectFailure, expectSuccess, expectValidationFailed } from './helpers/expect-envelope.ts';
 import { createTestApp } from './helpers/test-app.ts';
 

@@ -5,13 +5,8 @@ import { noApiKeyCache } from '../src/auth/api-key-cache.ts';
 import { hashApiKey } from '../src/auth/api-key-secret.ts';
 import { ApiKey } from '../src/db/entities/index.ts';
 import { createLogger } from '../src/logger.ts';
-import {
-  type Context,
-  createCallerFactory,
-  readProcedure,
-  router,
-  writeProcedure,
-} from '../src/trpc/trpc.ts';
+import type { Context } from '../src/trpc/context.ts';
+import { createCallerFactory, readProcedure, router, writeProcedure } from '../src/trpc/trpc.ts';
 import { expectFailure, expectSuccess } from './helpers/expect-envelope.ts';
 import { createTestApp } from './helpers/test-app.ts';
 import { testConfig } from './helpers/test-config.ts';

@@ -5,7 +5,7 @@ export type TeamRole = (typeof TEAM_ROLES)[number];
 
 /**
  * What each role may change (issue 24 item 5; reads are every role's). Checked in the
- * procedures' middleware (dashboard/dashboard-procedures.ts), never only by hiding buttons:
+ * procedures' middleware (trpc/dashboard-procedures.ts), never only by hiding buttons:
  * - `write`: API keys, creating payments, settings: Owner and Developer;
  * - `support`: a payment's cancel, the sandbox's approve/reject, a new customer link: Owner,
  *   Developer and Support;

@@ -2,7 +2,6 @@ import { AppError, type DashboardOrganization, MESSAGES, type PaymentMode } from
 import type { Clock } from '../clock.ts';
 import { DashboardSession, DashboardUser, Invitation } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
-import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { organizationSummaryAndBudgets } from '../organizations/organization-summary.ts';
 import type { BudgetSettings } from '../rate-limits/organization-budgets.ts';
 import { spendOpenAccountTokens } from './account-tokens.ts';
@@ -18,6 +17,19 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
 /** `lastSeenAt` is written at most this often (a page makes several calls per view). */
 const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * What the dashboard's procedures need of the HTTP exchange: the session cookie, the CSRF
+ * header and a way to set or clear the cookie (made from the request by http/dashboard-http.ts).
+ * Cookies are parsed only when a dashboard procedure asks. (The client's address and response
+ * headers are the context's own.)
+ */
+export interface DashboardHttp {
+  sessionToken(): string | undefined;
+  csrfHeader(): string | undefined;
+  setSessionCookie(token: string, expiresAt: Date): void;
+  clearSessionCookie(): void;
+}
 
 export interface ActiveSession {
   id: string;

@@ -1,12 +1,11 @@
 import { AppError, type DashboardSession, MESSAGES, type SignInInput } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import type { EntityManager } from '../db/orm.ts';
-import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
 import { issueAccountToken, readAccountToken, spendAccountToken } from './account-tokens.ts';
 import { passwordMatches, spendPasswordCheck } from './password-hash.ts';
 import type { TeamRole } from './roles.ts';
-import { createSession, purgeEndedSessions } from './sessions.ts';
+import { createSession, type DashboardHttp, purgeEndedSessions } from './sessions.ts';
 import { type AccountClient, throttleAccountAttempt } from './sign-in-throttle.ts';
 import { spendTwoStepCode } from './two-step.ts';
 import { emailKey, findUserByEmail } from './users.ts';

@@ -1,14 +1,13 @@
 import type { DashboardSession, SignUpInput } from '@pis/shared';
 import type { z } from 'zod';
 import type { RateLimitConfig } from '../config.ts';
-import type { DashboardHttp } from '../http/dashboard-http.ts';
 import { createOrganization } from '../organizations/organization-admin.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { sendVerification } from './account-lifecycle.ts';
 import { hashPassword } from './password-hash.ts';
 import { assertStrongPassword } from './password-strength.ts';
-import { createSession } from './sessions.ts';
+import { createSession, type DashboardHttp } from './sessions.ts';
 import { type AccountClient, throttleAccountAttempt, throttleSignUp } from './sign-in-throttle.ts';
 import { createUser, emailKey } from './users.ts';
 

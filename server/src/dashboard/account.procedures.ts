@@ -60,7 +60,6 @@ import {
 } from '../accounts/two-step.ts';
 import { audited, auditedSignIn, recordAudit } from '../observability/audit-log.ts';
 import { organizationSummary } from '../organizations/organization-summary.ts';
-import { publicProcedure, router, storableInput } from '../trpc/trpc.ts';
 import {
   accountMutation,
   anonymousMutation,
@@ -68,7 +67,8 @@ import {
   signOutMutation,
   teamChange,
   withRecentSignIn,
-} from './dashboard-procedures.ts';
+} from '../trpc/dashboard-procedures.ts';
+import { publicProcedure, router, storableInput } from '../trpc/trpc.ts';
 
 /** Sign-up, sign-in, sign-out and "who am I" (with the CSRF token the page sends back). */
 export const accountRouter = router({

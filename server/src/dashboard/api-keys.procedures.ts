@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { createApiKey, futureExpiry, listApiKeys, permissionsFrom, revokeApiKey } from '../auth/api-keys.ts';
 import { audited } from '../observability/audit-log.ts';
 import { assertMayHoldLiveKey } from '../organizations/live-keys.ts';
+import { sessionMutation, sessionQuery, withRecentSignIn } from '../trpc/dashboard-procedures.ts';
 import { router } from '../trpc/trpc.ts';
-import { sessionMutation, sessionQuery, withRecentSignIn } from './dashboard-procedures.ts';
 
 /** The API keys page: the same key functions as the operator CLI, scoped to the user's organization. */
 export const apiKeysRouter = router({

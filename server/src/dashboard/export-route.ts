@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateSession } from '../accounts/sessions.ts';
 import { exportPayments } from '../payments/export-payments.ts';
 import { paymentsDeps } from '../payments/payments-deps.ts';
-import type { Context } from '../trpc/trpc.ts';
-import { admitDashboardCall } from './dashboard-procedures.ts';
+import type { Context } from '../trpc/context.ts';
+import { admitDashboardCall } from '../trpc/dashboard-procedures.ts';
 
 /** Where the dashboard's "Export CSV" link points (under /api so `npm run dev` forwards it). */
 export const DASHBOARD_EXPORT_PATH = '/api/dashboard/payments/export';

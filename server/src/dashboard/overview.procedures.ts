@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listApiKeys } from '../auth/api-keys.ts';
 import { paymentOverview } from '../payments/payment-overview.ts';
 import { paymentsDeps } from '../payments/payments-deps.ts';
-import { sessionQuery } from './dashboard-procedures.ts';
+import { sessionQuery } from '../trpc/dashboard-procedures.ts';
 
 /** The overview page: the organization, counts by status, and 7, 30 or 90 days of volume and outcomes. */
 export const overviewProcedure = sessionQuery

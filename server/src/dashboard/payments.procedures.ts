@@ -24,13 +24,13 @@ import { listPayments } from '../payments/list-payments.ts';
 import { newCustomerLink } from '../payments/new-customer-link.ts';
 import { paymentsDeps } from '../payments/payments-deps.ts';
 import { sandboxAdvance, sandboxApprove, sandboxReject } from '../payments/sandbox.ts';
-import { router } from '../trpc/trpc.ts';
 import {
   sessionMutation,
   sessionQuery,
   supportMutation,
   withPaymentWriteBudget,
-} from './dashboard-procedures.ts';
+} from '../trpc/dashboard-procedures.ts';
+import { router } from '../trpc/trpc.ts';
 import { newPaymentOptions } from './new-payment-options.ts';
 
 /**

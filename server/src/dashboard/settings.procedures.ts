@@ -12,8 +12,8 @@ import { audited } from '../observability/audit-log.ts';
 import { BrandInput, BrandSettings, brandSettings, setBrand } from '../organizations/brand.ts';
 import { allowedReturnOrigins, setAllowedReturnOrigins } from '../organizations/return-origins.ts';
 import { listSavedPayees, removeSavedPayee, savePayee } from '../organizations/saved-payees.ts';
+import { sessionMutation, sessionQuery, withRecentSignIn } from '../trpc/dashboard-procedures.ts';
 import { router } from '../trpc/trpc.ts';
-import { sessionMutation, sessionQuery, withRecentSignIn } from './dashboard-procedures.ts';
 import { organizationBudgets } from './organization-budgets.ts';
 
 /**

@@ -13,8 +13,8 @@ import { z } from 'zod';
 import { accountDeps } from '../accounts/account-deps.ts';
 import { invite, listTeam, removeMember, setMemberRole, withdrawInvitation } from '../accounts/team.ts';
 import { audited } from '../observability/audit-log.ts';
+import { accountMutation, sessionQuery, teamChange } from '../trpc/dashboard-procedures.ts';
 import { router } from '../trpc/trpc.ts';
-import { accountMutation, sessionQuery, teamChange } from './dashboard-procedures.ts';
 
 /**
  * The Team page (issue 24 item 5): members and open invitations for every role; inviting,

@@ -1,17 +1,6 @@
 import { DASHBOARD_CSRF_HEADER, DASHBOARD_SESSION_COOKIE } from '@pis/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-/**
- * What the dashboard's procedures need of the HTTP exchange: the session cookie, the CSRF
- * header and a way to set or clear the cookie. Cookies are parsed only when a dashboard
- * procedure asks. (The client's address and response headers are the context's own.)
- */
-export interface DashboardHttp {
-  sessionToken(): string | undefined;
-  csrfHeader(): string | undefined;
-  setSessionCookie(token: string, expiresAt: Date): void;
-  clearSessionCookie(): void;
-}
+import type { DashboardHttp } from '../accounts/sessions.ts';
 
 /**
  * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site POSTs), and what the
@@ -21,6 +10,7 @@ export interface DashboardHttp {
  */
 const COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', secure: true, path: '/' } as const;
 
+/** The dashboard's view of one request and its reply (accounts/sessions.ts `DashboardHttp`). */
 export function dashboardHttp(req: FastifyRequest, reply: FastifyReply): DashboardHttp {
   const single = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
   return {

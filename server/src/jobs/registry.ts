@@ -1,5 +1,5 @@
-import { mailFailedJob, mailSendJob } from '../mail/mail-job.ts';
 import type { JobDefinition } from './job-definition.ts';
+import { mailFailedJob, mailSendJob } from './mail-jobs.ts';
 import { paymentDueJob } from './payment-due-job.ts';
 import { providerClaimJob } from './provider-claim-job.ts';
 import { providerPollJob } from './provider-poll-job.ts';

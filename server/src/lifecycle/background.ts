@@ -2,10 +2,11 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
+import { pgBossMailOutbox } from '../jobs/pg-boss-mail-outbox.ts';
 import { createPgBossPaymentScheduler } from '../jobs/pg-boss-payment-scheduler.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import type { Logger } from '../logger.ts';
-import { mailJobDeps, pgBossMailOutbox } from '../mail/mail-deliveries.ts';
+import { mailJobDeps } from '../mail/mail-deliveries.ts';
 import type { MailOutbox } from '../mail/mail-message.ts';
 import { smtpMailSender } from '../mail/smtp-transport.ts';
 import { catchUpDuePayments, catchUpPayments, findDuePaymentIds } from '../payments/catch-up-payments.ts';
@@ -14,6 +15,7 @@ import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import { pollProviderPayment } from '../payments/poll-provider.ts';
 import { reconcileProviderClaims } from '../payments/provider-claims.ts';
 import { defaultProviderRegistry } from '../providers/default-providers.ts';
+import type { ProviderRegistry } from '../providers/provider-registry.ts';
 import { purgeRateLimitWindows } from '../rate-limits/rate-limit-store.ts';
 import { STEP_BUDGET_MS } from './graceful-shutdown.ts';
 
@@ -25,6 +27,8 @@ export interface BackgroundDeps {
   logger: Logger;
   /** Work the job queues in this process (the server: RUN_WORKER; worker-main: always). */
   runWorker: boolean;
+  /** The process's one provider registry (lifecycle/process.ts); default: one of its own. */
+  providers?: ProviderRegistry;
 }
 
 export interface Background {
@@ -58,7 +62,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
       const providerDeps = {
         ...catchUp,
         config: deps.config,
-        providers: defaultProviderRegistry(deps.config, deps.orm, logger),
+        providers: deps.providers ?? defaultProviderRegistry(deps.config, deps.orm, logger),
       };
       worker = await startWorker(queue, {
         clock: deps.clock,

@@ -14,6 +14,8 @@ import { RequestLogWriter, startRequestLogRetention } from '../observability/req
 import { startTracing } from '../observability/tracing.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { startWaitingReadCounts } from '../payments/waiting-read-counts.ts';
+import { defaultProviderRegistry } from '../providers/default-providers.ts';
+import type { ProviderRegistry } from '../providers/provider-registry.ts';
 import { type Background, startBackground } from './background.ts';
 import { GracefulShutdown, STEP_BUDGET_MS } from './graceful-shutdown.ts';
 import { HttpDrain } from './http-drain.ts';
@@ -29,7 +31,13 @@ export type PartsOptions = { config: Config; logger: Logger; clock?: Clock; runW
 export async function startBackgroundParts(
   options: PartsOptions,
   shutdown: GracefulShutdown,
-): Promise<{ database: Database; background: Background; clock: Clock; notifications: Notifications }> {
+): Promise<{
+  database: Database;
+  background: Background;
+  clock: Clock;
+  notifications: Notifications;
+  providers: ProviderRegistry;
+}> {
   const { config, logger } = options;
   const database = await openDatabase(config, logger);
   // The process's one listening connection (connected on first use), closed with the pool.
@@ -55,6 +63,8 @@ export async function startBackgroundParts(
     shutdown.add('database clock', async () => databaseClock.stop());
     clock = databaseClock;
   }
+  // One per process: the worker's jobs and the app's requests share its adapters (and their caches).
+  const providers = defaultProviderRegistry(config, database.orm, logger);
   const background = await startBackground({
     config,
     orm: database.orm,
@@ -62,9 +72,10 @@ export async function startBackgroundParts(
     clock,
     logger,
     runWorker: options.runWorker,
+    providers,
   });
   shutdown.add('background', () => background.stop(), STEP_BUDGET_MS.background);
-  return { database, background, clock, notifications };
+  return { database, background, clock, notifications, providers };
 }
 
 /** The whole service as `npm start` runs it: the background parts plus the HTTP app (stopped first). */
@@ -76,6 +87,7 @@ export async function startServiceParts(
   background: Background;
   clock: Clock;
   notifications: Notifications;
+  providers: ProviderRegistry;
   waiters: PaymentWaiters;
   app: FastifyInstance;
 }> {
@@ -101,6 +113,7 @@ export async function startServiceParts(
     orm: parts.database.orm,
     clock: parts.clock,
     logger,
+    providers: parts.providers,
     scheduler: parts.background.scheduler,
     mail: parts.background.mail,
     waiters,

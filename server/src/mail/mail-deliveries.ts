@@ -2,42 +2,39 @@ import { randomId } from '@pis/shared';
 import type { Clock } from '../clock.ts';
 import { MailDelivery } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
-import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
-import { type MailJobPayload, mailSendJob } from './mail-job.ts';
-import type { MailOutbox } from './mail-message.ts';
+import type { MailMessage, MailPurpose, QueuedMail } from './mail-message.ts';
 import type { MailSender } from './smtp-transport.ts';
 
 const ERROR_LENGTH = 500;
 
 /**
- * The outbox of a process with a job queue: a delivery row (status `queued`, no message), then
- * the `mail.send` job carrying the message. The request that asked for the mail returns as soon
- * as both are written; SMTP happens in a worker.
+ * The delivery row of a mail about to be queued (status `queued`, no message: the job carries
+ * it); resolves to its id (jobs/pg-boss-mail-outbox.ts then sends the job).
  */
-export function pgBossMailOutbox(deps: { em: EntityManager; clock: Clock; queue: JobQueue }): MailOutbox {
-  return {
-    queue: async (purpose, message) => {
-      const now = deps.clock.now();
-      const deliveryId = randomId('mail');
-      await deps.em.fork().insert(MailDelivery, {
-        id: deliveryId,
-        purpose,
-        toAddress: message.to,
-        status: 'queued',
-        attempts: 0,
-        lastError: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await deps.queue.send(mailSendJob, { deliveryId, message });
-    },
-  };
+export async function recordQueuedMail(
+  deps: { em: EntityManager; clock: Clock },
+  purpose: MailPurpose,
+  message: MailMessage,
+): Promise<string> {
+  const now = deps.clock.now();
+  const deliveryId = randomId('mail');
+  await deps.em.fork().insert(MailDelivery, {
+    id: deliveryId,
+    purpose,
+    toAddress: message.to,
+    status: 'queued',
+    attempts: 0,
+    lastError: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return deliveryId;
 }
 
 /** What the mail jobs do (jobs/job-definition.ts `JobDeps.mail`). */
 export interface MailJobDeps {
-  deliver(payload: MailJobPayload): Promise<void>;
+  deliver(payload: QueuedMail): Promise<void>;
   failed(deliveryId: string): Promise<void>;
 }
 

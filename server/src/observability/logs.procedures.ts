@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sessionQuery } from '../dashboard/dashboard-procedures.ts';
+import { sessionQuery } from '../trpc/dashboard-procedures.ts';
 import { router } from '../trpc/trpc.ts';
 import {
   AuditLogPage,

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
-import type { GracefulShutdown } from '../lifecycle/graceful-shutdown.ts';
 import type { Logger } from '../logger.ts';
 import { attachMetricSources, BACKLOG_CAP } from './metrics.ts';
 import { type MetricsServer, startMetricsServer } from './metrics-server.ts';
@@ -13,7 +12,8 @@ import { type MetricsServer, startMetricsServer } from './metrics-server.ts';
  */
 export async function startProcessMetrics(
   options: { config: Config; logger: Logger; orm: Orm; runWorker: boolean },
-  shutdown: GracefulShutdown,
+  /** The process's shutdown (lifecycle/graceful-shutdown.ts), which closes the listener. */
+  shutdown: { add(name: string, run: () => Promise<void>): void },
 ): Promise<MetricsServer | undefined> {
   const pool = (await options.orm.em.getConnection().getNativeClient()) as pg.Pool;
   attachMetricSources({

@@ -1,86 +1,15 @@
-import type { Context as OtelContext } from '@opentelemetry/api';
 import { AppError, unusableInputDetails, validationFailed } from '@pis/shared';
 import { initTRPC, type TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { ApiKeyCache } from '../auth/api-key-cache.ts';
 import { authenticateApiKey, type KeyPreload, type Permission } from '../auth/authenticate-api-key.ts';
 import type { ErrorRows } from '../catalogue/openapi-errors.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { EntityManager, Orm } from '../db/orm.ts';
-import type { DashboardHttp } from '../http/dashboard-http.ts';
-import type { AskedWait, LiveReadRequest } from '../http/live-read.ts';
-import type { Logger } from '../logger.ts';
-import type { MailOutbox } from '../mail/mail-message.ts';
 import { inSpan } from '../observability/tracing.ts';
-import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
-import type { PaymentWaiters } from '../payments/payment-waiters.ts';
-import type { ProviderRegistry } from '../providers/provider-registry.ts';
 import { budgetOf } from '../rate-limits/organization-budgets.ts';
 import { rateLimitResult } from '../rate-limits/rate-limit-store.ts';
 import { answerRateLimit, enforceRateLimit, rateLimitKey } from '../rate-limits/rate-limits.ts';
+import type { Context } from './context.ts';
 import { type PublicFailure, publicFailure } from './public-failure.ts';
-
-/**
- * What the app is built from. Tests pass their own clock and config; domain areas that need
- * more (job queue, provider registry, link signer) add a field here and in `buildApp`'s caller.
- */
-export interface AppServices {
-  config: Config;
-  orm: Orm;
-  clock: Clock;
-  /**
-   * Providers the service can actually serve (have an adapter and credentials). An approved
-   * provider outside this list is "not configured". The payments area feeds this from its
-   * provider registry; until then only `mock`.
-   */
-  configuredProviders: readonly string[];
-  /** Payment provider adapters by code (the Mock bank by default). */
-  providers: ProviderRegistry;
-  /** Told after each commit when a payment next changes by itself (pg-boss in a full process). */
-  scheduler: PaymentScheduler;
-  /** Waiting reads of this process (payments/payment-waiters.ts); drained on close. */
-  waiters: PaymentWaiters;
-  /** API keys this process proved (auth/api-key-cache.ts); none held unless it listens. */
-  apiKeyCache: ApiKeyCache;
-  /** Account mail, queued as pg-boss jobs in a full process (mail/mail-deliveries.ts). */
-  mail: MailOutbox;
-}
-
-/** Per request: a fresh identity map, and the raw API key header for the auth middleware. */
-export interface Context {
-  services: AppServices;
-  em: EntityManager;
-  clock: Clock;
-  config: Config;
-  log: Logger;
-  apiKeyHeader: string | string[] | undefined;
-  /** Raw `Idempotency-Key` header, read by the create procedure. */
-  idempotencyKeyHeader: string | string[] | undefined;
-  /**
-   * Who per-address rate limits count: the client's address (the socket's, or per TRUST_PROXY),
-   * an IPv6 one by its /64 (see rateLimitClient). Computed when asked: most requests never are.
-   */
-  clientAddress(): string;
-  /**
-   * The organization of the stored key the request's key matched (for the request log);
-   * `admitted` once the request passed every check (then its bodies are logged too).
-   */
-  noteKeyOwner(organizationId: string, admitted?: boolean): void;
-  /** Adds a response header (rate-limit headers), whatever the procedure's outcome. */
-  setHeader(name: string, value: string): void;
-  /** Session cookie and CSRF header, for the dashboard's procedures. */
-  dashboard: DashboardHttp;
-  /**
-   * If-None-Match and Prefer: wait, read when a procedure honours them (http/live-read.ts), or the
-   * wait a procedure's input asks for (`asked`): either way the socket is kept open for it.
-   */
-  liveRead(asked?: AskedWait): LiveReadRequest;
-  /** The request id and the request's trace context, for the tRPC procedure's span (observability/tracing.ts). */
-  requestId?: string;
-  traceParent?: () => OtelContext;
-}
 
 /**
  * `successStatus`: the HTTP status of a successful call when it is not 200 (201 for creation).

@@ -9,7 +9,8 @@ import {
 import { budgetOf } from '../rate-limits/organization-budgets.ts';
 import { consumeRateLimit } from '../rate-limits/rate-limit-store.ts';
 import { answerRateLimit, enforceRateLimit, rateLimitKey } from '../rate-limits/rate-limits.ts';
-import { type Context, publicProcedure, storableInput } from '../trpc/trpc.ts';
+import type { Context } from './context.ts';
+import { publicProcedure, storableInput } from './trpc.ts';
 
 /**
  * Procedure builders of the merchant dashboard (/trpc `dashboard.*`; never /api: no openapi meta).

@@ -1,9 +1,5 @@
-import { z } from 'zod';
-import { defineJob } from '../jobs/job-definition.ts';
-import { MailMessage } from './mail-message.ts';
-
-const MailJobPayload = z.object({ deliveryId: z.string().min(1).max(40), message: MailMessage });
-export type MailJobPayload = z.infer<typeof MailJobPayload>;
+import { QueuedMail } from '../mail/mail-message.ts';
+import { defineJob } from './job-definition.ts';
 
 export const MAIL_FAILED_QUEUE = 'mail.failed';
 
@@ -14,7 +10,7 @@ export const MAIL_FAILED_QUEUE = 'mail.failed';
  */
 export const mailFailedJob = defineJob({
   name: MAIL_FAILED_QUEUE,
-  payload: MailJobPayload,
+  payload: QueuedMail,
   queue: { policy: 'standard', retryLimit: 5, retryDelay: 10, deleteAfterSeconds: 60 * 60 },
   work: { batchSize: 1, pollingIntervalSeconds: 2 },
   handler: async ([payload], deps) => {
@@ -30,7 +26,7 @@ export const mailFailedJob = defineJob({
  */
 export const mailSendJob = defineJob({
   name: 'mail.send',
-  payload: MailJobPayload,
+  payload: QueuedMail,
   queue: {
     policy: 'standard',
     expireInSeconds: 60,
