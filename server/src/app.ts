@@ -3,7 +3,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type AppRouter, appRouter } from './app-router.ts';
 import { type ApiKeyCache, noApiKeyCache } from './auth/api-key-cache.ts';
-import { bankLogoRoutes } from './catalogue/bank-logo.ts';
+import { bankLogoRoutes } from './catalogue/bank-logo-route.ts';
 import { BODY_LIMIT_BYTES, type Config } from './config.ts';
 import { dashboardExportRoute } from './dashboard/export-route.ts';
 import { envelopeClientError } from './http/client-error.ts';

@@ -10,8 +10,14 @@ import {
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const INTERNAL_BODY: ErrorBody = { message: 'Internal server error', code: 'INTERNAL_ERROR' };
 
-/** Answers `failure` as the error envelope (every failure made outside a procedure). */
+/**
+ * Answers `failure` as the error envelope, with the failure's own headers (`Retry-After`): the
+ * one writer of `{"success":false,"error":...}` for every answer Fastify sends (REST procedures,
+ * /api's and the app's error and not-found handlers, probes, the drain, logos). Only what Node's
+ * parser rejects before Fastify has a reply is written on the socket (http/client-error.ts).
+ */
 export function sendFailure(reply: FastifyReply, failure: PublicFailure): FastifyReply {
+  if (failure.headers) reply.headers(failure.headers);
   return reply
     .code(failure.status)
     .header('content-type', JSON_TYPE)

@@ -2,7 +2,7 @@ import { AppError } from '@pis/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Orm } from '../db/orm.ts';
 import { databaseNotReady } from '../db/readiness.ts';
-import { JSON_TYPE } from './fastify-failure.ts';
+import { JSON_TYPE, sendFailure } from './fastify-failure.ts';
 
 /**
  * Probes for load balancers and orchestrators, outside /api (no key, no rate limit, not in the
@@ -20,6 +20,6 @@ export async function healthRoutes(app: FastifyInstance, options: { orm: Orm }):
     if (!problem) return reply.send({ success: true, data: { status: 'ready' } });
     request.log.warn({ problem }, 'not ready');
     const error = new AppError('NOT_READY', `Not ready: ${problem}`);
-    return reply.code(error.status).send({ success: false, error: error.toBody() });
+    return sendFailure(reply, { status: error.status, body: error.toBody() });
   });
 }

@@ -60,10 +60,7 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
   });
 
   app.setNotFoundHandler((_request, reply) =>
-    reply
-      .code(404)
-      .header('content-type', JSON_TYPE)
-      .send({ success: false, error: { message: 'Not found' } }),
+    sendFailure(reply, { status: 404, body: { message: 'Not found' } }),
   );
 
   await app.register(openApiHandler, {
@@ -160,9 +157,7 @@ export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOpti
         const error = getErrorFromUnknown(cause);
         options.onError({ error, req: request });
         const failure = publicFailure(error);
-        if (failure.headers) reply.headers(failure.headers);
-        const body = ErrorBody.parse(failure.body);
-        return send(reply, failure.status, JSON.stringify({ success: false, error: body }));
+        return sendFailure(reply, { ...failure, body: ErrorBody.parse(failure.body) });
       }
     },
   });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { sendFailure } from './fastify-failure.ts';
 
 /** Paths the SPA never owns: a miss there is a real 404, not a deep link. */
 const NOT_SPA = /^\/(api|trpc|docs|bank-logos)(\/|$|\?)/;
@@ -57,6 +58,6 @@ export async function webApp(app: FastifyInstance, options: { distDir: string })
         .header('x-robots-tag', 'noindex, nofollow')
         .sendFile('index.html');
     }
-    return reply.code(404).send({ success: false, error: { message: 'Not found' } });
+    return sendFailure(reply, { status: 404, body: { message: 'Not found' } });
   });
 }

@@ -1,5 +1,6 @@
 import { AppError } from '@pis/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendFailure } from '../http/fastify-failure.ts';
 
 /**
  * The first phase of a rolling restart (docs/decisions/061-rolling-restarts.md). On SIGTERM the
@@ -30,10 +31,7 @@ export function drainHooks(app: FastifyInstance, drain: HttpDrain): void {
     reply.header('connection', 'close');
     if (request.method === 'GET' && request.routeOptions.url === '/ready') {
       const error = new AppError('NOT_READY', 'Not ready: shutting down');
-      reply
-        .code(error.status)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send({ success: false, error: error.toBody() });
+      sendFailure(reply, { status: error.status, body: error.toBody() });
       return;
     }
     done();

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Orm } from '../db/orm.ts';
+import { sendFailure } from '../http/fastify-failure.ts';
 import { brandLogo } from './brand.ts';
 
 const ORGANIZATION_ID = /^[A-Za-z0-9_-]{1,40}$/;
@@ -22,10 +23,10 @@ export async function brandLogoRoutes(app: FastifyInstance, options: { orm: Orm 
           ? await brandLogo(options.orm.em, request.params.organizationId, file[1] as string)
           : null;
       if (!logo || (file?.[2] === 'png') !== (logo.type === 'image/png')) {
-        return reply
-          .code(404)
-          .header('cache-control', 'no-store')
-          .send({ success: false, error: { message: 'Not found' } });
+        return sendFailure(reply.header('cache-control', 'no-store'), {
+          status: 404,
+          body: { message: 'Not found' },
+        });
       }
       return reply
         .header('content-type', logo.type === 'image/png' ? 'image/png' : 'image/svg+xml')

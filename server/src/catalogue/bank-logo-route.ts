@@ -1,5 +1,6 @@
 import { MOCK_BANK_CATALOGUE, type MockBankDefinition, REAL_PROVIDER_BANKS } from '@pis/shared';
 import type { FastifyInstance } from 'fastify';
+import { sendFailure } from '../http/fastify-failure.ts';
 
 const FILLER = new Set([
   'sandbox',
@@ -16,7 +17,7 @@ const FILLER = new Set([
 ]);
 
 /** Two letters that identify the bank: "Thames Mutual" -> "TM", "Albion" -> "Al". */
-export function bankInitials(bank: Pick<MockBankDefinition, 'name' | 'displayName'>): string {
+function bankInitials(bank: Pick<MockBankDefinition, 'name' | 'displayName'>): string {
   const words = (bank.displayName ?? bank.name)
     .split(/\s+/)
     .filter((word) => !FILLER.has(word.toLowerCase()));
@@ -28,7 +29,7 @@ export function bankInitials(bank: Pick<MockBankDefinition, 'name' | 'displayNam
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** A round badge in the bank's brand colour with its initials: fictional banks need no real logos. */
-export function bankLogoSvg(bank: MockBankDefinition): string {
+function bankLogoSvg(bank: MockBankDefinition): string {
   const color = /^#[0-9a-fA-F]{3,8}$/.test(bank.brandColor) ? bank.brandColor : '#334155';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="${escapeXml(
     bank.name,
@@ -48,9 +49,7 @@ const LOGOS = new Map(
 export async function bankLogoRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { file: string } }>('/bank-logos/:file', async (request, reply) => {
     const svg = LOGOS.get(request.params.file);
-    if (!svg) {
-      return reply.code(404).send({ success: false, error: { message: 'Logo not found' } });
-    }
+    if (!svg) return sendFailure(reply, { status: 404, body: { message: 'Logo not found' } });
     return reply
       .header('content-type', 'image/svg+xml; charset=utf-8')
       .header('cache-control', 'public, max-age=86400')
