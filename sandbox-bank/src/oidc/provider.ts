@@ -1,5 +1,6 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
+import escapeHtml from 'escape-html';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type pg from 'pg';
 import { consentIdForGrant } from '../bank/consents.ts';
@@ -185,6 +186,5 @@ function normaliseDn(dn: string): string {
 }
 
 function errorPage(error: string, description: string): string {
-  const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sandbox Bank: error</title></head><body><main><h1>Something went wrong</h1><p>${escapeHtml(error)}</p><p>${escapeHtml(description)}</p></main></body></html>`;
 }

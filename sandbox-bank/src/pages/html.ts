@@ -1,8 +1,8 @@
-/**
- * The bank's pages: plain server-rendered HTML, one stylesheet from the bank's own origin, no
- * script, nothing from anyone else. Every value is escaped here, in the one place HTML is made.
- */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import escapeHtml from 'escape-html';
+
+// The bank's pages: plain server-rendered HTML, one stylesheet from the bank's own origin, no
+// script, nothing from anyone else. Every value is escaped here (escape-html), in the one place
+// HTML is made.
 
 /** A tagged template that escapes every interpolation unless it is already `Html`. */
 export class Html {

@@ -1,4 +1,5 @@
 import { MOCK_BANK_CATALOGUE, type MockBankDefinition, REAL_PROVIDER_BANKS } from '@pis/shared';
+import escapeHtml from 'escape-html';
 import type { FastifyInstance } from 'fastify';
 import { sendFailure } from '../http/fastify-failure.ts';
 
@@ -26,14 +27,12 @@ function bankInitials(bank: Pick<MockBankDefinition, 'name' | 'displayName'>): s
   return letters.charAt(0).toUpperCase() + letters.slice(1);
 }
 
-const escapeXml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
 /** A round badge in the bank's brand colour with its initials: fictional banks need no real logos. */
 function bankLogoSvg(bank: MockBankDefinition): string {
   const color = /^#[0-9a-fA-F]{3,8}$/.test(bank.brandColor) ? bank.brandColor : '#334155';
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="${escapeXml(
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="${escapeHtml(
     bank.name,
-  )}"><circle cx="32" cy="32" r="32" fill="${color}"/><text x="32" y="32" dy="0.35em" text-anchor="middle" font-family="system-ui,-apple-system,Segoe UI,Roboto,sans-serif" font-size="24" font-weight="600" fill="#ffffff">${escapeXml(
+  )}"><circle cx="32" cy="32" r="32" fill="${color}"/><text x="32" y="32" dy="0.35em" text-anchor="middle" font-family="system-ui,-apple-system,Segoe UI,Roboto,sans-serif" font-size="24" font-weight="600" fill="#ffffff">${escapeHtml(
     bankInitials(bank),
   )}</text></svg>`;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { merchantReturnUrl, type PaymentRecord } from '@pis/shared';
+import escapeHtml from 'escape-html';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -35,8 +36,6 @@ export interface CustomerStatusPage {
   /** Names the case for tests and support (`data-page-kind`), never shown. */
   kind: string;
 }
-
-const html = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const ICONS: Record<CustomerStatusPage['tone'], string> = {
   problem: '!',
@@ -85,30 +84,30 @@ export function customerStatusHtml(page: CustomerStatusPage, options: { distDir:
   const { payment } = page;
   const parts: string[] = [
     `<span class="notice__icon" aria-hidden="true">${ICONS[page.tone]}</span>`,
-    `<h1 class="heading">${html(page.title)}</h1>`,
-    ...page.lines.map((line) => `<p>${html(line)}</p>`),
+    `<h1 class="heading">${escapeHtml(page.title)}</h1>`,
+    ...page.lines.map((line) => `<p>${escapeHtml(line)}</p>`),
   ];
   if (payment) {
     parts.push(
-      `<p class="muted" data-testid="page-payment">${html(pageAmount(payment.amount.value, payment.amount.currency))} to ${html(payment.payeeName)}</p>`,
+      `<p class="muted" data-testid="page-payment">${escapeHtml(pageAmount(payment.amount.value, payment.amount.currency))} to ${escapeHtml(payment.payeeName)}</p>`,
     );
   }
   const actions: string[] = [];
   if (page.continueUrl) {
     actions.push(
-      `<a class="button button--primary" href="${html(page.continueUrl)}">Continue to the shop</a>`,
+      `<a class="button button--primary" href="${escapeHtml(page.continueUrl)}">Continue to the shop</a>`,
     );
   }
   if (page.tryAgainUrl) {
-    actions.push(`<a class="button button--primary" href="${html(page.tryAgainUrl)}">Try again</a>`);
+    actions.push(`<a class="button button--primary" href="${escapeHtml(page.tryAgainUrl)}">Try again</a>`);
   }
   if (payment?.returnUrl) {
     const to = payment.merchantName ? `Return to ${payment.merchantName}` : 'Return to the shop';
     const primary = actions.length === 0 ? ' button--primary' : '';
-    actions.push(`<a class="button${primary}" href="${html(payment.returnUrl)}">${html(to)}</a>`);
+    actions.push(`<a class="button${primary}" href="${escapeHtml(payment.returnUrl)}">${escapeHtml(to)}</a>`);
   } else if (!page.continueUrl) {
     parts.push(
-      `<p>${payment?.merchantName ? `Go back to ${html(payment.merchantName)}’s website` : 'Go back to the shop’s website'} to start again or to see your order.</p>`,
+      `<p>${payment?.merchantName ? `Go back to ${escapeHtml(payment.merchantName)}’s website` : 'Go back to the shop’s website'} to start again or to see your order.</p>`,
     );
   }
   if (actions.length > 0) parts.push(`<p class="notice__actions">${actions.join(' ')}</p>`);
@@ -118,13 +117,13 @@ export function customerStatusHtml(page: CustomerStatusPage, options: { distDir:
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light"><meta name="referrer" content="no-referrer">',
     '<meta name="robots" content="noindex, nofollow"><link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    page.continueUrl ? `<meta http-equiv="refresh" content="0; url=${html(page.continueUrl)}">` : '',
-    stylesheet ? `<link rel="stylesheet" href="${html(stylesheet)}">` : '',
-    `<title>${html(page.title)}</title></head><body>`,
+    page.continueUrl ? `<meta http-equiv="refresh" content="0; url=${escapeHtml(page.continueUrl)}">` : '',
+    stylesheet ? `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">` : '',
+    `<title>${escapeHtml(page.title)}</title></head><body>`,
     '<div class="shell shell--hosted">',
-    `<header class="topbar"><span class="topbar__brand">${html(payment?.merchantName || 'Secure payment')}</span></header>`,
+    `<header class="topbar"><span class="topbar__brand">${escapeHtml(payment?.merchantName || 'Secure payment')}</span></header>`,
     '<main class="page"><div class="card">',
-    `<div class="notice notice--${page.tone}" data-page-kind="${html(page.kind)}">`,
+    `<div class="notice notice--${page.tone}" data-page-kind="${escapeHtml(page.kind)}">`,
     ...parts,
     '</div></div></main>',
     '<footer class="footer">Secure connection · your bank details are never shared with the merchant</footer>',

@@ -1,4 +1,5 @@
 import { validationFailed } from '@pis/shared';
+import escapeHtml from 'escape-html';
 import { SaxesParser } from 'saxes';
 
 /**
@@ -106,12 +107,6 @@ const LOCAL_URL_ONLY = /^\s*url\(\s*['"]?#[A-Za-z][\w.-]*['"]?\s*\)\s*$/;
 
 const refused = (message: string) => validationFailed([{ field: 'logo', message }]);
 
-const escapeXml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
 /** The SVG rebuilt from what the allow-list keeps; refuses anything else. */
 export function checkedSvg(bytes: Buffer): Buffer {
   const source = bytes.toString('utf8');
@@ -161,13 +156,13 @@ export function checkedSvg(bytes: Buffer): Buffer {
         problem ??= `is an SVG with a ${attribute} attribute, which is not allowed`;
       else if (URL_VALUE.test(value) && !LOCAL_URL_ONLY.test(value))
         problem ??= 'is an SVG with a reference to something outside it, which is not allowed';
-      else attributes.push(` ${attribute}="${escapeXml(value)}"`);
+      else attributes.push(` ${attribute}="${escapeHtml(value)}"`);
     }
     if (depth === 1 && !tag.attributes.xmlns) attributes.unshift(` xmlns="${SVG_NAMESPACE}"`);
     out.push(`<${tag.name}${attributes.join('')}>`);
   });
   parser.on('text', (text) => {
-    if (depth > 0) out.push(escapeXml(text));
+    if (depth > 0) out.push(escapeHtml(text));
   });
   parser.on('closetag', (tag) => {
     depth -= 1;

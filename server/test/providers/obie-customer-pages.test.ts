@@ -45,7 +45,7 @@ function expectStyledPage(response: Awaited<ReturnType<typeof open>>, status: nu
 
 const tryAgainOf = (body: string) => /<a class="button[^"]*" href="([^"]+)">Try again<\/a>/.exec(body)?.[1];
 const returnOf = (body: string) =>
-  /<a class="button[^"]*" href="([^"]+)">Return to [^<]+<\/a>/.exec(body)?.[1]?.replaceAll('&#38;', '&');
+  /<a class="button[^"]*" href="([^"]+)">Return to [^<]+<\/a>/.exec(body)?.[1]?.replaceAll('&amp;', '&');
 
 describe('real-bank customer pages in the hosted pages’ style', () => {
   test('the bank cannot be reached: the merchant, the amount, "Try again" (the same link) and the way back', async () => {
@@ -153,8 +153,8 @@ describe('the page renderer', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<b>');
     expect(html).not.toContain('rel="stylesheet"');
-    expect(html).toContain('&#60;b&#62;Title&#60;/b&#62;');
-    expect(html).toContain('€1,234.50 to &#34;Payee&#34;');
-    expect(html).toContain('href="https://shop.example/r?a=1&#38;b=&#34;2&#34;"');
+    expect(html).toContain('&lt;b&gt;Title&lt;/b&gt;');
+    expect(html).toContain('€1,234.50 to &quot;Payee&quot;');
+    expect(html).toContain('href="https://shop.example/r?a=1&amp;b=&quot;2&quot;"');
   });
 });
