@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
+import { overdueBacklog } from '../payments/payment-store.ts';
 import { attachMetricSources, BACKLOG_CAP } from './metrics.ts';
 import { type MetricsServer, startMetricsServer } from './metrics-server.ts';
 
@@ -18,19 +19,10 @@ export async function startProcessMetrics(
   const pool = (await options.orm.em.getConnection().getNativeClient()) as pg.Pool;
   attachMetricSources({
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    ...(options.runWorker ? { sweepBacklog: () => sweepBacklog(options.orm) } : {}),
+    ...(options.runWorker ? { sweepBacklog: () => overdueBacklog(options.orm.em, BACKLOG_CAP) } : {}),
   });
   if (!options.config.metrics) return undefined;
   const server = await startMetricsServer({ ...options.config.metrics, logger: options.logger });
   shutdown.add('metrics', () => server.close());
   return server;
-}
-
-/** One indexed range read on next_due_at, capped, on the database's clock (as the sweep reads it). */
-async function sweepBacklog(orm: Orm): Promise<{ overdue: number; oldestSeconds: number }> {
-  const [row] = await orm.em.getConnection().execute<{ overdue: number; oldest: number | null }[]>(
-    `select count(*)::int as overdue, extract(epoch from now() - min(next_due_at))::float8 as oldest
-       from (select next_due_at from payment where next_due_at <= now() order by next_due_at limit ${BACKLOG_CAP}) due`,
-  );
-  return { overdue: row?.overdue ?? 0, oldestSeconds: Math.max(0, row?.oldest ?? 0) };
 }

@@ -8,9 +8,9 @@ import {
   deleteClaim,
   insertClaim,
   type LockedPayment,
+  loadLockedPayments,
   lockPayments,
   type PaymentLock,
-  readLockedPayments,
   type StoredClaim,
   saveSteps,
 } from './payment-store.ts';
@@ -58,7 +58,7 @@ export async function changePayments(
     const ids = await lockPayments(em, lock);
     // Read after the lock: a step applied by whoever held it is never "in the future" of ours.
     const now = deps.clock.now();
-    const locked = await readLockedPayments(em, ids, options.withHistory ?? false);
+    const locked = await loadLockedPayments(em, ids, options.withHistory ?? false);
     // Each payment decides on its own clock (a test clock may run ahead: shared `paymentNow`);
     // its next due time is stored on the real clock, which the scheduler and the sweep read.
     const results = locked.map((payment) => {

@@ -4,10 +4,10 @@ import type { EntityManager } from '../db/orm.ts';
 import {
   decodeLoadedPayment,
   type LoadedPayment,
+  loadPaymentIfAny,
   type PaymentJson,
   type PaymentScope,
   paymentPreload,
-  readPayment,
 } from './payment-store.ts';
 
 export type { LoadedPayment, PaymentScope };
@@ -19,7 +19,7 @@ export const paymentNotFound = () => new AppError('NOT_FOUND', MESSAGES.paymentN
  * makes; see `npm run bench`).
  */
 export async function loadPayment(em: EntityManager, scope: PaymentScope): Promise<LoadedPayment> {
-  const loaded = await readPayment(em, scope);
+  const loaded = await loadPaymentIfAny(em, scope);
   if (!loaded) throw paymentNotFound();
   return loaded;
 }

@@ -1,5 +1,6 @@
 import { type OverviewOutcomes, PAYMENT_STATUSES, type PaymentStatus, type VolumeDay } from '@pis/shared';
 import { catchUpOverdue } from './catch-up-payments.ts';
+import { liveCountsByStatus, liveVolumeByDay } from './payment-store.ts';
 import { countPaymentsByStatus } from './payment-totals.ts';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 
@@ -35,22 +36,17 @@ export async function paymentOverview(
   // The kept counts and volumes are test payments'; live ones are counted from their rows (few).
   const live = modeOf(caller) === 'live';
   const [keptCounts, keptVolume, keptOutcomes] = await Promise.all([
-    live ? liveCountsByStatus(deps, organizationId) : countPaymentsByStatus(deps.em.fork(), organizationId),
-    deps.em.fork().execute<VolumeDay[]>(
-      live
-        ? `select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, currency,
-             sum(amount_value)::text as value, count(*)::int as count
-           from payment
-           where organization_id = ? and mode = 'live' and status = 'COMPLETED'
-             and created_at >= ?::date at time zone 'UTC'
-           group by 1, 2 order by 1, 2`
-        : `select to_char(day, 'YYYY-MM-DD') as day, currency, sum(value)::text as value, sum(count)::int as count
+    live ? liveCounts(deps, organizationId) : countPaymentsByStatus(deps.em.fork(), organizationId),
+    live
+      ? liveVolumeByDay(deps.em.fork(), organizationId, since.toISOString().slice(0, 10))
+      : deps.em.fork().execute<VolumeDay[]>(
+          `select to_char(day, 'YYYY-MM-DD') as day, currency, sum(value)::text as value, sum(count)::int as count
        from payment_day_volume
        where organization_id = ? and day >= ?::date
        group by 1, 2 having sum(count) <> 0
        order by 1, 2`,
-      [organizationId, since.toISOString().slice(0, 10)],
-    ),
+          [organizationId, since.toISOString().slice(0, 10)],
+        ),
     // The kept outcomes (Migration20261125174000_payment_day_outcome): a few rows per day.
     deps.em.fork().execute<{ kind: string; key: string; count: string | number }[]>(
       `select kind, key, sum(count)::bigint as count
@@ -119,13 +115,8 @@ function medianOfBuckets(buckets: readonly { key: string; count: number }[]): nu
 }
 
 /** A live overview's counts by status, from the rows (the kept counts are test payments'). */
-async function liveCountsByStatus(deps: PaymentsDeps, organizationId: string) {
-  const rows = await deps.em
-    .fork()
-    .execute<{ status: PaymentStatus; count: number }[]>(
-      `select status, count(*)::int as count from payment where organization_id = ? and mode = 'live' group by status`,
-      [organizationId],
-    );
+async function liveCounts(deps: PaymentsDeps, organizationId: string) {
+  const rows = await liveCountsByStatus(deps.em.fork(), organizationId);
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])) as Partial<
     Record<PaymentStatus, number>
   >;

@@ -6,7 +6,9 @@ import type {
   PaymentError,
   PaymentMode,
   PaymentRecord,
+  PaymentStatus,
   Reference,
+  VolumeDay,
 } from '@pis/shared';
 import { searchedAmount } from '@pis/shared';
 import type { z } from 'zod';
@@ -230,8 +232,11 @@ const SELECT_PAYMENT = {
     where p.id = ? and (?::text is null or p.organization_id = ?) and (?::text is null or p.mode = ?)`,
 };
 
-/** A payment and its history without locking: one prepared statement (the read every poll makes). */
-export async function readPayment(em: EntityManager, scope: PaymentScope): Promise<LoadedPayment | null> {
+/** A payment and its history without locking, or null: one prepared statement (the read every poll makes). */
+export async function loadPaymentIfAny(
+  em: EntityManager,
+  scope: PaymentScope,
+): Promise<LoadedPayment | null> {
   const organizationId = scope.organizationId ?? null;
   const mode = scope.mode ?? null;
   const [row] = await preparedQuery<{ payment: PaymentJson }>(em, SELECT_PAYMENT, [
@@ -545,7 +550,7 @@ export interface LockedPayment {
  * previous lock holder committed): the payment, its last entry's `seq` and its claim, and with
  * `withHistory` every entry.
  */
-export async function readLockedPayments(
+export async function loadLockedPayments(
   em: EntityManager,
   ids: readonly string[],
   withHistory: boolean,
@@ -631,6 +636,45 @@ export async function saveSteps(em: EntityManager, steps: readonly PaymentStep[]
   if (history.length > 0) await em.execute(INSERT_HISTORY, [JSON.stringify(history)], 'run');
 }
 
+/** Whether a cancel of the payment is being told to its provider (its claim is held). */
+export async function cancelClaimed(em: EntityManager, paymentId: string): Promise<boolean> {
+  const rows = await em
+    .fork()
+    .execute<{ one: number }[]>(
+      `select 1 as one from provider_claim where payment_id = ? and action = 'cancel'`,
+      [paymentId],
+    );
+  return rows.length > 0;
+}
+
+/** Claims made at or before `staleBefore`, oldest first (the reconcile job's, provider-claims.ts). */
+export async function staleClaims(
+  em: EntityManager,
+  staleBefore: Date,
+  limit: number,
+): Promise<(StoredClaim & { paymentId: string })[]> {
+  const rows = await em.fork().execute<
+    {
+      payment_id: string;
+      claim_id: string;
+      action: ProviderClaimAction;
+      bank_id: string | null;
+      claimed_at: Date | string;
+    }[]
+  >(
+    `select payment_id, claim_id, action, bank_id, claimed_at from provider_claim
+      where claimed_at <= ?::timestamptz order by claimed_at asc limit ?`,
+    [staleBefore.toISOString(), limit],
+  );
+  return rows.map((row) => ({
+    paymentId: row.payment_id,
+    claimId: row.claim_id,
+    action: row.action,
+    bankId: row.bank_id,
+    claimedAt: new Date(row.claimed_at),
+  }));
+}
+
 /** Under the payment's lock: records a provider claim. */
 export async function insertClaim(em: EntityManager, paymentId: string, claim: StoredClaim): Promise<void> {
   await em.execute(
@@ -662,4 +706,53 @@ export async function deleteClaim(em: EntityManager, paymentId: string, claimId:
     [paymentId, claimId],
     'run',
   );
+}
+
+// ---- Figures ----
+
+/** A live overview's counts by status, from the rows (the kept counts are test payments'). */
+export async function liveCountsByStatus(
+  em: EntityManager,
+  organizationId: string,
+): Promise<{ status: PaymentStatus; count: number }[]> {
+  return em.execute<{ status: PaymentStatus; count: number }[]>(
+    `select status, count(*)::int as count from payment where organization_id = ? and mode = 'live' group by status`,
+    [organizationId],
+  );
+}
+
+/**
+ * A live overview's volume from the rows: COMPLETED payments by the UTC day they were created
+ * (from `sinceDay`, YYYY-MM-DD) and currency (the kept `payment_day_volume` is test payments').
+ */
+export async function liveVolumeByDay(
+  em: EntityManager,
+  organizationId: string,
+  sinceDay: string,
+): Promise<VolumeDay[]> {
+  return em.execute<VolumeDay[]>(
+    `select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, currency,
+             sum(amount_value)::text as value, count(*)::int as count
+           from payment
+           where organization_id = ? and mode = 'live' and status = 'COMPLETED'
+             and created_at >= ?::date at time zone 'UTC'
+           group by 1, 2 order by 1, 2`,
+    [organizationId, sinceDay],
+  );
+}
+
+/**
+ * The sweep's backlog (process metrics): overdue payments, at most `cap` counted, and how long the
+ * oldest has been due. One indexed range read on next_due_at, on the database's clock (as the
+ * sweep reads it).
+ */
+export async function overdueBacklog(
+  em: EntityManager,
+  cap: number,
+): Promise<{ overdue: number; oldestSeconds: number }> {
+  const [row] = await em.getConnection().execute<{ overdue: number; oldest: number | null }[]>(
+    `select count(*)::int as overdue, extract(epoch from now() - min(next_due_at))::float8 as oldest
+       from (select next_due_at from payment where next_due_at <= now() order by next_due_at limit ${cap}) due`,
+  );
+  return { overdue: row?.overdue ?? 0, oldestSeconds: Math.max(0, row?.oldest ?? 0) };
 }

@@ -1,7 +1,5 @@
 import { AppError, type Change, cancel, randomId, sendToProvider } from '@pis/shared';
-import { ProviderClaim } from '../db/entities/index.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
-import type { EntityManager } from '../db/orm.ts';
 import { ProviderOutcomeUnknownError } from '../providers/payment-provider.ts';
 import {
   type AppliedEvent,
@@ -10,6 +8,7 @@ import {
   type PaymentEvent,
 } from './apply-payment-event.ts';
 import { loadPayment, type PaymentScope } from './load-payment.ts';
+import { type StoredClaim, staleClaims } from './payment-store.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { startPolling } from './poll-provider.ts';
 import { providerUnavailable } from './refresh-payment.ts';
@@ -30,10 +29,8 @@ import { providerUnavailable } from './refresh-payment.ts';
  *    does a process that died mid-call.
  */
 
-/** Whether a cancel of the payment is being told to its provider (its claim is held). */
-export async function cancelClaimed(em: EntityManager, paymentId: string): Promise<boolean> {
-  return (await em.fork().count(ProviderClaim, { payment: paymentId, action: 'cancel' })) > 0;
-}
+// Read here by payments/provider-callbacks.ts; the statement is the store's.
+export { cancelClaimed } from './payment-store.ts';
 
 /** A claim older than this is the reconcile job's: the call that made it has given up or died. */
 export const RECONCILE_CLAIM_AFTER_MS = 60_000;
@@ -127,9 +124,7 @@ export async function reconcileProviderClaims(
   deps: PaymentsDeps,
 ): Promise<{ settled: number; dropped: number; open: number }> {
   const staleBefore = new Date(deps.clock.now().getTime() - RECONCILE_CLAIM_AFTER_MS);
-  const claims = await deps.em
-    .fork()
-    .find(ProviderClaim, { claimedAt: { $lte: staleBefore } }, { orderBy: { claimedAt: 'asc' }, limit: 100 });
+  const claims = await staleClaims(deps.em, staleBefore, 100);
   const result = { settled: 0, dropped: 0, open: 0 };
   for (const claim of claims) {
     const outcome = await reconcileClaim(deps, claim);
@@ -140,12 +135,12 @@ export async function reconcileProviderClaims(
 
 async function reconcileClaim(
   deps: PaymentsDeps,
-  claim: ProviderClaim,
+  claim: StoredClaim & { paymentId: string },
 ): Promise<'settled' | 'dropped' | 'open'> {
-  const scope = { paymentId: claim.payment };
+  const scope = { paymentId: claim.paymentId };
   const { record } = await loadPayment(deps.em, scope);
   const provider = deps.providers.get(record.provider);
-  const context = { paymentId: claim.payment, action: claim.action };
+  const context = { paymentId: claim.paymentId, action: claim.action };
   if (!provider) {
     deps.logger.warn(context, 'no adapter for this provider here; claim left open');
     return 'open';
