@@ -12,7 +12,6 @@ import { isPracticeBank, type ProviderDescriptor, providerDescriptor } from './p
  */
 
 /** `Idempotency-Key` on create (as Stripe's); keys are per organization and mode (test, live) and kept 24 h. */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const IdempotencyKeyValue = z

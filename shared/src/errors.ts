@@ -208,8 +208,6 @@ export const FailureEnvelope = z
   .meta({ id: 'FailureEnvelope', description: 'Every 4xx and 5xx answer' });
 export type FailureEnvelope = z.infer<typeof FailureEnvelope>;
 
-export const successEnvelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
-
 /** The one error type of the service: a kind (-> status and code) and a human message. */
 export class AppError extends Error {
   readonly kind: ErrorKind;
@@ -239,8 +237,6 @@ export class AppError extends Error {
     };
   }
 }
-
-export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
 
 export const validationFailed = (details: ValidationDetail[]) =>
   new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, details);
