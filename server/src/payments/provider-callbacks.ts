@@ -5,9 +5,9 @@ import { applyPaymentEvent } from './apply-payment-event.ts';
 import { openLink } from './customer-pages/open-link.ts';
 import { loadPayment } from './load-payment.ts';
 import { type OrganizationView, organizationView } from './organization-view.ts';
+import { cancelClaimed } from './payment-store.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { startPolling } from './poll-provider.ts';
-import { cancelClaimed } from './provider-claims.ts';
 import { refreshPayment } from './refresh-payment.ts';
 
 /**

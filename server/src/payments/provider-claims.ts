@@ -29,9 +29,6 @@ import { providerUnavailable } from './refresh-payment.ts';
  *    does a process that died mid-call.
  */
 
-// Read here by payments/provider-callbacks.ts; the statement is the store's.
-export { cancelClaimed } from './payment-store.ts';
-
 /** A claim older than this is the reconcile job's: the call that made it has given up or died. */
 export const RECONCILE_CLAIM_AFTER_MS = 60_000;
 
