@@ -260,7 +260,7 @@ describe('nextgenpsd2 against a bank that answers badly', () => {
     });
   });
 
-  test('cancel: 405 past RCVD is not cancellable; 405 when already CANC and RESOURCE_UNKNOWN are a repeat', async () => {
+  test('cancel: 405 past RCVD is not cancellable; 405 when already CANC is a repeat; RESOURCE_UNKNOWN is never taken for gone', async () => {
     const payment = await startedPayment();
     let status = 'ACSP';
     script = (request, response) => {
@@ -273,8 +273,11 @@ describe('nextgenpsd2 against a bank that answers badly', () => {
     });
     status = 'CANC';
     await provider.cancelPayment(payment, new Date());
+    // The bank does not know it as ours (a changed certificate?): unknown, never "cancelled".
     script = (_request, response) =>
       json(response, 403, { tppMessages: [{ category: 'ERROR', code: 'RESOURCE_UNKNOWN' }] });
-    await provider.cancelPayment(payment, new Date());
+    await expect(provider.cancelPayment(payment, new Date())).rejects.toBeInstanceOf(
+      ProviderOutcomeUnknownError,
+    );
   });
 });

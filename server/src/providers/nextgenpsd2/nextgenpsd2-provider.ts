@@ -409,10 +409,18 @@ export function createNextgenpsd2Provider(
         answer = await connection.call('DELETE', paymentPath(row));
       } catch (error) {
         if (!(error instanceof Xs2aApiError)) throw error;
-        // A repeat: the first DELETE made it CANC (405 now), or the bank forgot it after the cancel.
+        // The bank does not know the payment as ours: after a TPP certificate change it could
+        // still be approvable there, so "gone" is never assumed. Cancelled only if its status says
+        // CANC; else the outcome stays unknown (a merchant's cancel is reconciled, an expiry asked
+        // again) and the operator is told.
         if (error.has('RESOURCE_UNKNOWN') && (error.status === 403 || error.status === 404)) {
-          logger.info({ paymentId: payment.id }, 'nextgenpsd2 cancel: the bank no longer knows the payment');
-          return;
+          const facts = await factsOf(row).catch(() => null);
+          if (facts?.transactionStatus === 'CANC') return;
+          logger.error(
+            { paymentId: payment.id, bankId: row.bankId },
+            'nextgenpsd2 cancel: the bank does not know the payment as ours (a changed TPP certificate?)',
+          );
+          throw new ProviderOutcomeUnknownError('the bank does not know the payment as ours');
         }
         if (error.status === 405 || error.has('CANCELLATION_INVALID')) {
           const facts = await factsOf(row);
