@@ -79,6 +79,10 @@ describe.each([
     await page.getByLabel('To').fill(day);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText('1–3 of 3').waitFor();
+    // The list may show all three before the address is updated (the search had emptied it).
+    await page.waitForURL(
+      (url) => url.searchParams.get('from') === day && url.searchParams.get('to') === day,
+    );
     expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ from: day, to: day });
     await page.goto(`${inject('baseUrl')}/dashboard/payments?from=2001-01-01&to=2001-01-31`);
     await page.getByText('No payments match these filters.').waitFor();
