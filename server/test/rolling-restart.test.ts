@@ -66,8 +66,8 @@ describe('a rolling restart behind HAProxy', () => {
     });
     const start = (instance: Instance) => startInstance(instance, database.url);
     // The first start installs pg-boss's schema; the others then start together.
-    await start(instances[0] as Instance);
-    await Promise.all(instances.slice(1).map(start));
+    await startOnFreePort(instances[0] as Instance, start);
+    await Promise.all(instances.slice(1).map((instance) => startOnFreePort(instance, start)));
 
     const lbPort = await freePort();
     const statsPort = await freePort();
@@ -115,6 +115,23 @@ describe('a rolling restart behind HAProxy', () => {
     for (const ms of drains) expect(ms).toBeLessThan(DRAIN_MS + SHUTDOWN_TIMEOUT_MS);
   }, 180_000);
 });
+
+/**
+ * A first start, before HAProxy knows the ports: freePort's port is free when asked but another
+ * test running beside this one can bind it before the child does (seen once in CI), so a port
+ * taken in between is swapped for another. Restarts keep their port: HAProxy routes to it.
+ */
+async function startOnFreePort(instance: Instance, start: (instance: Instance) => Promise<void>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(instance);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+      instance.port = await freePort();
+      instance.output = [];
+    }
+  }
+}
 
 async function startInstance(instance: Instance, databaseUrl: string): Promise<void> {
   const child = spawn(process.execPath, ['src/main.ts'], {
