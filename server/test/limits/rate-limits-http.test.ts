@@ -296,3 +296,24 @@ describe('RATE_LIMITS=off', () => {
     ).toBeUndefined();
   });
 });
+
+describe("a bank's notifications, which anyone can post", () => {
+  it("refusals spend the sender's address's page budget, then 429 (no more log lines); another address is unaffected", async () => {
+    const post = (address: string) =>
+      one.inject({
+        method: 'POST',
+        url: '/api/providers/obie/event-notifications',
+        headers: { 'content-type': 'application/jwt' },
+        payload: 'garbage',
+        remoteAddress: address,
+      });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post('203.0.113.70')).statusCode);
+    // No obie here: each is refused (404), counted; past the budget of 3, 429 RATE_LIMITED.
+    expect(statuses).toEqual([404, 404, 404, 429, 429]);
+    const limited = await post('203.0.113.70');
+    expect(expectFailure(limited, 429).code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await post('203.0.113.71')).statusCode).toBe(404);
+  });
+});

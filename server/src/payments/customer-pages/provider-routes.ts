@@ -1,5 +1,5 @@
 import { AppError } from '@pis/shared';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
 import { sendFailure } from '../../http/fastify-failure.ts';
@@ -41,7 +41,8 @@ import {
  *   changes nothing and shows a short page.
  * - `POST /api/providers/:code/event-notifications`: the bank's push (its raw body), treated as
  *   "read this payment now". 202 when accepted, 400 NOTIFICATION_INVALID when the adapter finds
- *   it not genuine, 404 for a provider without one.
+ *   it not genuine, 404 for a provider without one; past RATE_LIMIT_PAGES refusals from one
+ *   address in a window, 429 RATE_LIMITED (accepted notifications are never counted).
  */
 /** What the routes need of the app's services (the app passes its own). */
 export type ProviderRouteServices = Pick<PaymentsDeps, 'clock' | 'providers' | 'scheduler'> & {
@@ -215,6 +216,24 @@ export async function providerRoutes(
     });
   });
 
+  /** The 429 once the address's refused notifications pass its budget; undefined while within it. */
+  const refusalOverBudget = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      await enforceRateLimit(
+        services.orm.em.fork(),
+        services.config.rateLimits,
+        (name, value) => reply.header(name, value),
+        'pages',
+        rateLimitClient(request.ip),
+      );
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'RATE_LIMITED') return error;
+      (request.log as Logger).warn({ err: error }, 'bank notification refusals not counted');
+      return undefined;
+    }
+  };
+
   await app.register(async (scope) => {
     // The bank's body as it came (obie: a signed JWT as application/jwt): the adapter verifies it.
     scope.removeAllContentTypeParsers();
@@ -230,6 +249,10 @@ export async function providerRoutes(
           contentType: request.headers['content-type'],
         });
       } catch (error) {
+        // Anyone can post here: refusals (never a genuine notification) spend the sender's
+        // address's page budget, so a flood of garbage is answered 429 and leaves no log line.
+        const limited = await refusalOverBudget(request, reply);
+        if (limited) return sendFailure(reply, publicFailure(limited));
         if (!(error instanceof AppError))
           log.warn({ err: error, provider: code }, 'bank notification refused');
         return sendFailure(
