@@ -65,6 +65,15 @@ export async function providerRoutes(
     sendCustomerStatusPage(reply, status, content, { distDir: services.config.webDistDir });
   const shown = ({ record, organization }: PaymentAtBank): PagePayment =>
     pagePaymentOf(record, organization.name);
+  /** One request against its client address's page budget (429 RATE_LIMITED past it). */
+  const spendPageBudget = (request: FastifyRequest, reply: FastifyReply) =>
+    enforceRateLimit(
+      services.orm.em.fork(),
+      services.config.rateLimits,
+      (name, value) => reply.header(name, value),
+      'pages',
+      rateLimitClient(request.ip),
+    );
   /** A provider this process cannot take customers to: the link is as good as a forged one. */
   const unknownProvider = (code: string) => {
     try {
@@ -91,13 +100,7 @@ export async function providerRoutes(
           );
         }
         // Per client address, as every customer page: each open makes a request at the bank.
-        await enforceRateLimit(
-          services.orm.em.fork(),
-          services.config.rateLimits,
-          (name, value) => reply.header(name, value),
-          'pages',
-          rateLimitClient(request.ip),
-        );
+        await spendPageBudget(request, reply);
         // A HEAD (a link checker, a mail scanner, a chat's preview) learns whether the link is
         // genuine and current, nothing more: no payment is read, so the bank is not asked (its
         // status read and the authorization request are a GET's, which a browser follows).
@@ -166,13 +169,7 @@ export async function providerRoutes(
     let returned: Awaited<ReturnType<typeof completeBankReturn>>;
     try {
       // Per client address, as every customer page: each return may read the bank.
-      await enforceRateLimit(
-        services.orm.em.fork(),
-        services.config.rateLimits,
-        (name, value) => reply.header(name, value),
-        'pages',
-        rateLimitClient(request.ip),
-      );
+      await spendPageBudget(request, reply);
       if (unknownProvider(code)) returned = { kind: 'refused', reason: 'no such provider' };
       else returned = await completeBankReturn(deps(log), code, url);
     } catch (error) {
@@ -219,13 +216,7 @@ export async function providerRoutes(
   /** The 429 once the address's refused notifications pass its budget; undefined while within it. */
   const refusalOverBudget = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      await enforceRateLimit(
-        services.orm.em.fork(),
-        services.config.rateLimits,
-        (name, value) => reply.header(name, value),
-        'pages',
-        rateLimitClient(request.ip),
-      );
+      await spendPageBudget(request, reply);
       return undefined;
     } catch (error) {
       if (error instanceof AppError && error.kind === 'RATE_LIMITED') return error;
