@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { withinOneWindow } from '../../../server/test/helpers/rate-limit-window.ts';
 import { createTestApp } from '../../../server/test/helpers/test-app.ts';
 import { PaymentsApiError, PaymentsClient } from '../../src/index.ts';
 
@@ -36,22 +37,13 @@ const observedFetch = () => {
   return { fetch, answers };
 };
 
-/**
- * Windows are fixed and aligned to the epoch (the database's clock, this machine's): starting just
- * after a boundary, two calls share a window unless they are ~2 s apart (else a slow machine could
- * put them either side of one, and the second would not be refused).
- */
-const atWindowStart = async () => {
-  const windowMs = rateLimits.windowSeconds * 1000;
-  await new Promise((resolve) => setTimeout(resolve, windowMs - (Date.now() % windowMs) + 50));
-};
-
 describe("the SDK against the service's rate limit", () => {
   it('waits out Retry-After on 429 and then succeeds', async () => {
     const { apiKey } = await factories.createMerchant();
     const { fetch, answers } = observedFetch();
     const client = new PaymentsClient({ apiKey, baseUrl, fetch, maxRetries: 3 });
-    await atWindowStart();
+    // Both calls in one 2 s window: start at its beginning.
+    await withinOneWindow(rateLimits.windowSeconds, 1_950);
     await client.banks.providers();
     await client.banks.providers();
     const statuses = answers.map((answer) => answer.status);
@@ -72,7 +64,8 @@ describe("the SDK against the service's rate limit", () => {
   it('without retries, surfaces 429 RATE_LIMITED with retryAfterMs', async () => {
     const { apiKey } = await factories.createMerchant();
     const client = new PaymentsClient({ apiKey, baseUrl, maxRetries: 0 });
-    await atWindowStart();
+    // Both calls in one 2 s window: start at its beginning.
+    await withinOneWindow(rateLimits.windowSeconds, 1_950);
     await client.banks.providers();
     const error = await client.banks.providers().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PaymentsApiError);

@@ -6,6 +6,7 @@ import { attachMetricSources } from '../../src/observability/metrics.ts';
 import { startProcessMetrics } from '../../src/observability/process-metrics.ts';
 import { catchUpPayments } from '../../src/payments/catch-up-payments.ts';
 import { noopPaymentScheduler } from '../../src/payments/payment-scheduler.ts';
+import { withinOneWindow } from '../helpers/rate-limit-window.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { created, paymentBody } from '../payments/payment-fixtures.ts';
@@ -160,6 +161,7 @@ describe('each family moves with its work', () => {
     const headers = await merchant();
     const before = value(await scrape(), 'pis_rate_limit_refusals_total', { limit: 'api_reads' });
     const statuses: number[] = [];
+    await withinOneWindow(testConfig().rateLimits.windowSeconds, 10_000);
     for (let n = 0; n < 3; n++) {
       statuses.push((await app.inject({ method: 'GET', url: '/api/payments', headers })).statusCode);
     }

@@ -4,6 +4,7 @@ import { customerAt } from '../../../sandbox-bank/test/support/customer.ts';
 import { ObieAuthorization, ObieAuthorizationRequest, Payment } from '../../src/db/entities/index.ts';
 import { providerCallDuration, providerReadsCapped } from '../../src/observability/metrics.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
+import { withinOneWindow } from '../helpers/rate-limit-window.ts';
 import { testConfig } from '../helpers/test-config.ts';
 import { post, readPayment, tokenOf, trpcData, trpcMutation } from '../payments/payment-fixtures.ts';
 import {
@@ -201,6 +202,7 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
       });
     const budget = testConfig().rateLimits.pages;
     // Spend the address's budget with a forged link (no bank call), then the real one is refused.
+    await withinOneWindow(testConfig().rateLimits.windowSeconds, 30_000);
     for (let i = 0; i < budget; i++) {
       const forged = await app.inject({
         method: 'GET',
