@@ -80,6 +80,8 @@ function compileApiRoutes(document: OpenApiPaths): ApiRoute[] {
 
 /** Which budget refused a request (see rate-limits/): from the route, as the limiter decides it. */
 function limitOf(method: string, route: string, url: string): string {
+  if (route.endsWith('/event-notifications')) return 'bank_notifications';
+  if (route.startsWith('/providers/')) return 'pages';
   if (route.startsWith('/api')) return method === 'GET' || method === 'HEAD' ? 'api_reads' : 'api_writes';
   if (route.startsWith('/trpc')) return pathOf(url).startsWith('/trpc/pages.') ? 'pages' : 'dashboard';
   return OTHER;

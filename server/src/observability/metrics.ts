@@ -67,7 +67,7 @@ export const providerReadsCapped = new Counter({
 
 export const rateLimitRefusals = new Counter({
   name: 'pis_rate_limit_refusals_total',
-  help: 'Requests refused with 429 by a rate limit, by budget (api_reads, api_writes, pages, dashboard).',
+  help: 'Requests refused with 429 by a rate limit, by budget (api_reads, api_writes, pages, dashboard, bank_notifications).',
   labelNames: ['limit'] as const,
   registers,
 });

@@ -4,13 +4,19 @@ import type { EntityManager } from '../db/orm.ts';
 import { consumeRateLimit, type RateLimitResult } from './rate-limit-store.ts';
 
 /** The budgets the service enforces; each names a key space in the store. */
-export type RateLimitBudget = 'api-read' | 'api-write' | 'pages' | 'dashboard';
+/**
+ * `bank-notifications`: refused notifications per sending address, with the page budget's size but
+ * counted apart, so a bank's (or a forger's) refusals never spend the budget of customers behind
+ * the same address, nor theirs its.
+ */
+export type RateLimitBudget = 'api-read' | 'api-write' | 'pages' | 'dashboard' | 'bank-notifications';
 
 const LIMIT_OF: Record<RateLimitBudget, (config: RateLimitConfig) => number> = {
   'api-read': (config) => config.apiReads,
   'api-write': (config) => config.apiWrites,
   pages: (config) => config.pages,
   dashboard: (config) => config.dashboard,
+  'bank-notifications': (config) => config.pages,
 };
 
 const WHAT: Record<RateLimitBudget, string> = {
@@ -18,6 +24,7 @@ const WHAT: Record<RateLimitBudget, string> = {
   'api-write': "write requests for this API key's organization",
   pages: 'requests from this address',
   dashboard: 'dashboard requests for this organization',
+  'bank-notifications': 'refused notifications from this address',
 };
 
 export type SetHeader = (name: string, value: string) => void;

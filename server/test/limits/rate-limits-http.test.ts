@@ -298,7 +298,7 @@ describe('RATE_LIMITS=off', () => {
 });
 
 describe("a bank's notifications, which anyone can post", () => {
-  it("refusals spend the sender's address's page budget, then 429 (no more log lines); another address is unaffected", async () => {
+  it("refusals are counted per sending address, then 429 (no more log lines); another address, and the same address's pages, unaffected", async () => {
     const post = (address: string) =>
       one.inject({
         method: 'POST',
@@ -315,5 +315,12 @@ describe("a bank's notifications, which anyone can post", () => {
     expect(expectFailure(limited, 429).code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await post('203.0.113.71')).statusCode).toBe(404);
+    // Counted apart from the address's pages: a customer behind it still opens its pages.
+    const page = await one.inject({
+      method: 'GET',
+      url: '/providers/obie/callback?state=x',
+      remoteAddress: '203.0.113.70',
+    });
+    expect(page.statusCode).not.toBe(429);
   });
 });

@@ -42,7 +42,8 @@ import {
  * - `POST /api/providers/:code/event-notifications`: the bank's push (its raw body), treated as
  *   "read this payment now". 202 when accepted, 400 NOTIFICATION_INVALID when the adapter finds
  *   it not genuine, 404 for a provider without one; past RATE_LIMIT_PAGES refusals from one
- *   address in a window, 429 RATE_LIMITED (accepted notifications are never counted).
+ *   address in a window (counted apart from its pages), 429 RATE_LIMITED (accepted ones are never
+ *   counted).
  */
 /** What the routes need of the app's services (the app passes its own). */
 export type ProviderRouteServices = Pick<PaymentsDeps, 'clock' | 'providers' | 'scheduler'> & {
@@ -65,13 +66,17 @@ export async function providerRoutes(
     sendCustomerStatusPage(reply, status, content, { distDir: services.config.webDistDir });
   const shown = ({ record, organization }: PaymentAtBank): PagePayment =>
     pagePaymentOf(record, organization.name);
-  /** One request against its client address's page budget (429 RATE_LIMITED past it). */
-  const spendPageBudget = (request: FastifyRequest, reply: FastifyReply) =>
+  /** One request against its client address's `budget` (429 RATE_LIMITED past it). */
+  const spendBudget = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    budget: 'pages' | 'bank-notifications' = 'pages',
+  ) =>
     enforceRateLimit(
       services.orm.em.fork(),
       services.config.rateLimits,
       (name, value) => reply.header(name, value),
-      'pages',
+      budget,
       rateLimitClient(request.ip),
     );
   /** A provider this process cannot take customers to: the link is as good as a forged one. */
@@ -100,7 +105,7 @@ export async function providerRoutes(
           );
         }
         // Per client address, as every customer page: each open makes a request at the bank.
-        await spendPageBudget(request, reply);
+        await spendBudget(request, reply);
         // A HEAD (a link checker, a mail scanner, a chat's preview) learns whether the link is
         // genuine and current, nothing more: no payment is read, so the bank is not asked (its
         // status read and the authorization request are a GET's, which a browser follows).
@@ -169,7 +174,7 @@ export async function providerRoutes(
     let returned: Awaited<ReturnType<typeof completeBankReturn>>;
     try {
       // Per client address, as every customer page: each return may read the bank.
-      await spendPageBudget(request, reply);
+      await spendBudget(request, reply);
       if (unknownProvider(code)) returned = { kind: 'refused', reason: 'no such provider' };
       else returned = await completeBankReturn(deps(log), code, url);
     } catch (error) {
@@ -213,10 +218,10 @@ export async function providerRoutes(
     });
   });
 
-  /** The 429 once the address's refused notifications pass its budget; undefined while within it. */
+  /** The 429 once the address's refused notifications pass their budget; undefined while within it. */
   const refusalOverBudget = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      await spendPageBudget(request, reply);
+      await spendBudget(request, reply, 'bank-notifications');
       return undefined;
     } catch (error) {
       if (error instanceof AppError && error.kind === 'RATE_LIMITED') return error;
@@ -240,8 +245,8 @@ export async function providerRoutes(
           contentType: request.headers['content-type'],
         });
       } catch (error) {
-        // Anyone can post here: refusals (never a genuine notification) spend the sender's
-        // address's page budget, so a flood of garbage is answered 429 and leaves no log line.
+        // Anyone can post here: refusals (never a genuine notification) are counted per sending
+        // address, so a flood of garbage is answered 429 and leaves no log line.
         const limited = await refusalOverBudget(request, reply);
         if (limited) return sendFailure(reply, publicFailure(limited));
         if (!(error instanceof AppError))
