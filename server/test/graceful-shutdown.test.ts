@@ -116,7 +116,7 @@ describe('the drain on SIGTERM', () => {
     // main.ts re-executed itself with its memory settings (lifecycle/memory-settings.ts) under the
     // same PID: the SIGTERM below reaches the service, not a launcher.
     const proc = (file: string) => readFileSync(`/proc/${child.pid}/${file}`, 'utf8').split('\0');
-    expect(proc('cmdline')).toContain('--max-semi-space-size=4');
+    expect(proc('cmdline')).toContain('--max-semi-space-size=8');
     expect(proc('environ')).toContain('MALLOC_ARENA_MAX=2');
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
