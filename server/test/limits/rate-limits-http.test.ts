@@ -1,5 +1,6 @@
 import type { CreatedApiKey } from '@pis/shared';
 import { describe, expect, it } from 'vitest';
+import { rateLimitRefusals } from '../../src/observability/metrics.ts';
 import { setOrganizationLimits } from '../../src/organizations/organization-admin.ts';
 import { DashboardBrowser, data, signUpInput } from '../dashboard/dashboard-browser.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
@@ -307,6 +308,10 @@ describe("a bank's notifications, which anyone can post", () => {
         payload: 'garbage',
         remoteAddress: address,
       });
+    const refusals = async () =>
+      (await rateLimitRefusals.get()).values.find((sample) => sample.labels.limit === 'bank_notifications')
+        ?.value ?? 0;
+    const refusalsBefore = await refusals();
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await post('203.0.113.70')).statusCode);
     // No obie here: each is refused (404), counted; past the budget of 3, 429 RATE_LIMITED.
@@ -315,6 +320,8 @@ describe("a bank's notifications, which anyone can post", () => {
     expect(expectFailure(limited, 429).code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await post('203.0.113.71')).statusCode).toBe(404);
+    // The operator sees them under their own budget's label.
+    expect((await refusals()) - refusalsBefore).toBe(3);
     // Counted apart from the address's pages: a customer behind it still opens its pages.
     const page = await one.inject({
       method: 'GET',

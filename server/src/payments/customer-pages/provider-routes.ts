@@ -218,17 +218,15 @@ export async function providerRoutes(
     });
   });
 
-  /** The 429 once the address's refused notifications pass their budget; undefined while within it. */
-  const refusalOverBudget = async (request: FastifyRequest, reply: FastifyReply) => {
-    try {
-      await spendBudget(request, reply, 'bank-notifications');
-      return undefined;
-    } catch (error) {
-      if (error instanceof AppError && error.kind === 'RATE_LIMITED') return error;
-      (request.log as Logger).warn({ err: error }, 'bank notification refusals not counted');
-      return undefined;
-    }
-  };
+  /**
+   * The 429 once the address's refused notifications pass their budget; undefined while within
+   * it, or when they could not be counted (the refusal is then answered and logged as always).
+   */
+  const refusalOverBudget = (request: FastifyRequest, reply: FastifyReply) =>
+    spendBudget(request, reply, 'bank-notifications').then(
+      () => undefined,
+      (error: unknown) => (error instanceof AppError && error.kind === 'RATE_LIMITED' ? error : undefined),
+    );
 
   await app.register(async (scope) => {
     // The bank's body as it came (obie: a signed JWT as application/jwt): the adapter verifies it.
