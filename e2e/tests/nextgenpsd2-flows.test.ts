@@ -206,9 +206,25 @@ describe.each([
   ['phone', PHONE],
   ['desktop', DESKTOP],
 ])('nextgenpsd2 at Sandbox Bank EU (%s)', (name, viewport) => {
-  it('API_ONLY: approve at the bank -> back at the merchant -> COMPLETED / ACSC in the list', async () => {
+  it('API_ONLY: approve at the bank -> back at the merchant -> COMPLETED / ACSC in the list', async ({
+    onTestFailed,
+  }) => {
+    // Where a failure (a timeout above all) stopped, with the time since the start: a timed-out
+    // test otherwise names no step.
+    const started = Date.now();
+    let stage = 'create';
+    const reached = (next: string) => {
+      stage = `${next} (${Date.now() - started} ms)`;
+    };
+    let page: Page | undefined;
+    onTestFailed(() => {
+      console.error(`nextgenpsd2 API_ONLY (${name}) stopped at: ${stage}; page at ${page?.url()}`);
+    });
     const payment = await create();
-    const { page, assertNoConsoleErrors } = await openCustomerPage(browser, { viewport });
+    reached('open the customer page');
+    const customer = await openCustomerPage(browser, { viewport });
+    page = customer.page;
+    const { assertNoConsoleErrors } = customer;
     // Our page between the bank and the merchant ("Returning to ..."): it moves on by itself at
     // once, so its HTML is kept as it came and checked in a page of its own below. The way on to
     // the merchant waits until it is read (the browser drops a body it navigated away from).
@@ -223,8 +239,10 @@ describe.each([
     const onward = page.waitForResponse((response) =>
       response.url().startsWith(`${setup.server.baseUrl}/providers/nextgenpsd2/callback?`),
     );
+    reached('our link to the bank');
     const authorisationId = await openOurLink(page, payment.redirectUrl as string);
     let step = 0;
+    reached('decide at the bank');
     await decideAtBank(page, 'approve', {
       check: async (bankPage) => {
         if (step === 1) {
@@ -239,21 +257,27 @@ describe.each([
       },
     });
 
+    reached('our callback answered');
     const onwardResponse = await onward;
     expect(onwardResponse.status()).toBe(200);
+    reached('the onward page read');
     const onwardHtml = await onwardResponse.text().finally(release);
-    const query = await returnedToMerchant(page).catch(async (error) => {
-      throw new Error(`${error}\nat ${page.url()}\n${(await page.innerText('body')).slice(0, 1500)}`);
+    reached('back at the merchant');
+    const returned = page;
+    const query = await returnedToMerchant(returned).catch(async (error) => {
+      throw new Error(`${error}\nat ${returned.url()}\n${(await returned.innerText('body')).slice(0, 1500)}`);
     });
     expect(query.get('paymentId')).toBe(payment.paymentId);
     expect(query.get('status')).toBeTruthy();
 
+    reached('finished in the list');
     const inList = await finishedInList(payment.paymentId);
     expect(inList.status).toBe('COMPLETED');
     expect(inList.isoStatus.code).toBe('ACSC');
     const read = await api<Payment>('GET', `/api/payments/${payment.paymentId}`);
     expect(read).toMatchObject({ status: 'COMPLETED', isoStatus: { code: 'ACSC' } });
 
+    reached('read at the bank');
     expect(await atTheBank(authorisationId)).toMatchObject({
       transactionStatus: 'ACSC',
       fundsAvailable: true,
@@ -261,6 +285,7 @@ describe.each([
     });
     assertNoConsoleErrors();
     await page.context().close();
+    reached('the onward page checked');
     await checkOnwardPage(onwardHtml, name);
   });
 

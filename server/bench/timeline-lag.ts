@@ -4,7 +4,7 @@ import { ANY_KEY, CHANNELS, startNotifications } from '../src/db/notifications.t
 import { silentLogger } from '../src/logger.ts';
 import { approveAtMockBank } from '../src/payments/mock-bank-decisions.ts';
 import type { PaymentsDeps } from '../src/payments/payments-deps.ts';
-import { defaultProviderRegistry } from '../src/providers/default-providers.ts';
+import { mockProviderRegistry } from '../src/providers/default-providers.ts';
 import type { Service } from './service.ts';
 
 export interface LagResult {
@@ -49,7 +49,7 @@ export async function measureTimelineLag(
     em: service.database.orm.em,
     clock,
     config: service.config,
-    providers: defaultProviderRegistry(service.config),
+    providers: mockProviderRegistry(service.config),
     scheduler: service.background.scheduler,
     logger: service.app.log as PaymentsDeps['logger'],
   });

@@ -71,7 +71,8 @@ export interface BuildAppOptions
  * Every answer: x-request-id and the security headers (http/request-hooks.ts).
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const providers = options.providers ?? defaultProviderRegistry(options.config, options.orm, options.logger);
+  const providers =
+    options.providers ?? (await defaultProviderRegistry(options.config, options.orm, options.logger));
   const services: AppServices = {
     config: options.config,
     orm: options.orm,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,6 +113,11 @@ describe('the drain on SIGTERM', () => {
       SHUTDOWN_DRAIN_MS: String(drainMs),
       METRICS_PORT: String(metricsPort),
     });
+    // main.ts re-executed itself with its memory settings (lifecycle/memory-settings.ts) under the
+    // same PID: the SIGTERM below reaches the service, not a launcher.
+    const proc = (file: string) => readFileSync(`/proc/${child.pid}/${file}`, 'utf8').split('\0');
+    expect(proc('cmdline')).toContain('--max-semi-space-size=4');
+    expect(proc('environ')).toContain('MALLOC_ARENA_MAX=2');
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const get = (url: string) =>

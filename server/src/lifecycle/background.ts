@@ -62,7 +62,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
       const providerDeps = {
         ...catchUp,
         config: deps.config,
-        providers: deps.providers ?? defaultProviderRegistry(deps.config, deps.orm, logger),
+        providers: deps.providers ?? (await defaultProviderRegistry(deps.config, deps.orm, logger)),
       };
       worker = await startWorker(queue, {
         clock: deps.clock,

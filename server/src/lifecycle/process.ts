@@ -64,7 +64,7 @@ export async function startBackgroundParts(
     clock = databaseClock;
   }
   // One per process: the worker's jobs and the app's requests share its adapters (and their caches).
-  const providers = defaultProviderRegistry(config, database.orm, logger);
+  const providers = await defaultProviderRegistry(config, database.orm, logger);
   const background = await startBackground({
     config,
     orm: database.orm,

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig } from '../config.ts';
 import type { MailMessage } from './mail-message.ts';
 
@@ -21,15 +21,27 @@ export function smtpMailSender(config: MailConfig): MailSender {
       close: () => {},
     };
   }
-  const transport = nodemailer.createTransport(
-    // A loopback catcher (MailDev, a test's smtp-server) speaks no TLS.
-    { url: config.smtpUrl, pool: true, maxConnections: 3, connectionTimeout: 10_000, socketTimeout: 20_000 },
-    { from: config.from },
-  );
+  // nodemailer is loaded with the first mail (~6 MB of heap a process without mail never needs).
+  let transport: Promise<Transporter> | undefined;
+  const open = async () => {
+    const { default: nodemailer } = await import('nodemailer');
+    return nodemailer.createTransport(
+      // A loopback catcher (MailDev, a test's smtp-server) speaks no TLS.
+      {
+        url: config.smtpUrl,
+        pool: true,
+        maxConnections: 3,
+        connectionTimeout: 10_000,
+        socketTimeout: 20_000,
+      },
+      { from: config.from },
+    );
+  };
   return {
     send: async (message) => {
-      await transport.sendMail({ ...message, disableFileAccess: true, disableUrlAccess: true });
+      transport ??= open();
+      await (await transport).sendMail({ ...message, disableFileAccess: true, disableUrlAccess: true });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close()),
   };
 }

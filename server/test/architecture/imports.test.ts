@@ -15,7 +15,14 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 const FLOORS = ['floor', 'domain', 'edges', 'composition root'] as const;
 type Floor = (typeof FLOORS)[number];
 
-const ROOT_FILES = new Set(['main.ts', 'worker-main.ts', 'app.ts', 'app-router.ts']);
+const ROOT_FILES = new Set([
+  'main.ts',
+  'worker-main.ts',
+  'server-process.ts',
+  'worker-process.ts',
+  'app.ts',
+  'app-router.ts',
+]);
 const ROOT_FOLDERS = ['cli/', 'lifecycle/'];
 const EDGE_FOLDERS = ['http/', 'trpc/', 'jobs/'];
 const EDGE_FILE = /(\.procedures?|-router|-routes?)\.ts$/;

@@ -17,7 +17,7 @@ import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import type { PaymentsDeps } from '../../src/payments/payments-deps.ts';
 import { reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
-import { defaultProviderRegistry } from '../../src/providers/default-providers.ts';
+import { mockProviderRegistry } from '../../src/providers/default-providers.ts';
 import { purgeRateLimitWindows } from '../../src/rate-limits/rate-limit-store.ts';
 import { type Factories, factories } from '../helpers/factories.ts';
 import { testConfig } from '../helpers/test-config.ts';
@@ -90,7 +90,7 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
     em: orm.em,
     clock,
     config,
-    providers: defaultProviderRegistry(config),
+    providers: mockProviderRegistry(config),
     scheduler,
     logger,
   });

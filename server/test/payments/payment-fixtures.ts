@@ -5,7 +5,7 @@ import type { Orm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
 import type { PaymentsDeps } from '../../src/payments/payments-deps.ts';
-import { defaultProviderRegistry } from '../../src/providers/default-providers.ts';
+import { mockProviderRegistry } from '../../src/providers/default-providers.ts';
 import type { ProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectSuccess } from '../helpers/expect-envelope.ts';
 import type { TestClock } from '../helpers/test-clock.ts';
@@ -111,7 +111,7 @@ export const domainDeps = (
   em: orm.em,
   clock,
   config,
-  providers: options.providers ?? defaultProviderRegistry(config),
+  providers: options.providers ?? mockProviderRegistry(config),
   scheduler: options.scheduler ?? noopPaymentScheduler,
   logger: silentLogger(),
 });

@@ -33,8 +33,8 @@ const flakyPayment = async () => {
 };
 
 describe('a provider behind the adapter interface', () => {
-  test('the registry knows the Mock bank by default; codes must be unique', () => {
-    expect(defaultProviderRegistry(config).codes()).toEqual(['mock']);
+  test('the registry knows the Mock bank by default; codes must be unique', async () => {
+    expect((await defaultProviderRegistry(config)).codes()).toEqual(['mock']);
     expect(() => createProviderRegistry([flaky.provider, flaky.provider])).toThrow();
   });
 

@@ -223,7 +223,7 @@ describe('nextgenpsd2 through the service', () => {
     clock.advance(24 * HOUR + 1_000);
     // Not on the clock alone: the bank must cancel it first, or the customer could still approve there.
     expect((await readPayment(app, headers, payment.paymentId)).status).toBe('AUTHORIZING');
-    const providers = defaultProviderRegistry(config, orm);
+    const providers = await defaultProviderRegistry(config, orm);
     try {
       await pollProviderPayment(
         domainDeps(orm, clock, config, { providers, scheduler }),
