@@ -374,14 +374,33 @@ async function startCluster(
     log(`service instance ${index + 1} on 127.0.0.1:${port}`);
     await startInstance(state, index);
   }
+  // The instances' ports were chosen a minute ago, before etcd and Patroni: another process may
+  // have bound one since. Such an instance ends with EADDRINUSE and starts again on a fresh port
+  // (HAProxy is configured below, from the ports they finally have).
+  const portRetries = state.instancePorts.map(() => 0);
   await Promise.all(
-    state.instancePorts.map((port, index) =>
+    state.instancePorts.map((_, index) =>
       waitFor(`service instance ${index + 1} ready`, 90_000, async () => {
-        const pid = (await instancePids(dir)).find((i) => i.port === port);
-        if (!pid)
-          throw new ClusterError(
-            `service instance ${index + 1} exited at start (see ${logFile(`instance-${index + 1}`)})`,
-          );
+        const port = state.instancePorts[index] as number;
+        if (!(await instancePids(dir)).some((i) => i.port === port)) {
+          const file = logFile(`instance-${index + 1}`);
+          const output = await readFile(file, 'utf8').catch(() => '');
+          if (output.includes('EADDRINUSE') && (portRetries[index] ?? 0) < 3) {
+            portRetries[index] = (portRetries[index] ?? 0) + 1;
+            const inUse = [
+              ...Object.values(state.ports),
+              ...state.nodes.flatMap((n) => [n.port, n.restPort]),
+            ];
+            const [fresh] = await ports(1, [...inUse, ...state.instancePorts]);
+            state.instancePorts[index] = fresh as number;
+            log(`service instance ${index + 1}: port ${port} taken, now on ${fresh}`);
+            await writeState(state);
+            await startInstance(state, index);
+            return false;
+          }
+          const tail = output.trim().split('\n').slice(-15).join('\n');
+          throw new ClusterError(`service instance ${index + 1} exited at start (see ${file}):\n${tail}`);
+        }
         return (await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(2_000) })).ok;
       }),
     ),
