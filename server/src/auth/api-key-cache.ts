@@ -16,6 +16,8 @@ export interface ProvenKey {
   budget_api_reads: number | null;
   budget_api_writes: number | null;
   budget_waits: number | null;
+  /** The organization's allowed return origins (a change to them notifies too). */
+  allowed_return_origins: string[] | null;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface Caller {
   mode: PaymentMode;
   /** The organization's budget settings (its limits: rate-limits/organization-budgets.ts). */
   budgets: BudgetSettings;
+  /** Where its payments may send the customer back (empty: any origin; organizations/return-origins.ts). */
+  allowedReturnOrigins: readonly string[];
 }
 
 /**
@@ -114,12 +116,13 @@ export async function authenticateApiKey(
   if (!key.active) throw new AppError('FORBIDDEN', MESSAGES.organizationInactive);
   if (!proven) {
     const { id, can_read, can_write, expires_at, organization_id, providers, mode } = key;
-    const { reduced_budgets, budget_api_reads, budget_api_writes, budget_waits } = key;
+    const { reduced_budgets, budget_api_reads, budget_api_writes, budget_waits, allowed_return_origins } =
+      key;
     cache.put(
       keyHash,
       {
         ...{ id, can_read, can_write, expires_at, organization_id, providers, mode },
-        ...{ reduced_budgets, budget_api_reads, budget_api_writes, budget_waits },
+        ...{ reduced_budgets, budget_api_reads, budget_api_writes, budget_waits, allowed_return_origins },
       },
       generation,
     );
@@ -131,6 +134,7 @@ export async function authenticateApiKey(
     permissions: { read: key.can_read, write: key.can_write },
     mode: key.mode,
     budgets: budgetSettingsOfRow(key),
+    allowedReturnOrigins: key.allowed_return_origins ?? [],
   };
   recordKeyUse(em, key.id, now, options.logger);
   requirePermission(caller, permission);
@@ -152,7 +156,7 @@ export async function authenticateApiKey(
 const keyLookupSql = (preloadSql: string | undefined, permission: Permission | undefined) => `
   with k as (
     select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, o.active,
-      o.reduced_budgets, o.budget_api_reads, o.budget_api_writes, o.budget_waits
+      o.reduced_budgets, o.budget_api_reads, o.budget_api_writes, o.budget_waits, o.allowed_return_origins
     from api_key k join organization o on o.id = k.organization_id
     where k.key_hash = ?
   )${
@@ -166,7 +170,7 @@ const keyLookupSql = (preloadSql: string | undefined, permission: Permission | u
       : ''
   }
   select k.id, k.can_read, k.can_write, k.expires_at, k.revoked_at, k.organization_id, k.mode, k.active,
-    k.reduced_budgets, k.budget_api_reads, k.budget_api_writes, k.budget_waits,
+    k.reduced_budgets, k.budget_api_reads, k.budget_api_writes, k.budget_waits, k.allowed_return_origins,
     array(
       select op.provider::text from organization_provider op
       where op.organization_id = k.organization_id order by op.provider
@@ -190,6 +194,7 @@ interface KeyRow {
   budget_api_reads: number | null;
   budget_api_writes: number | null;
   budget_waits: number | null;
+  allowed_return_origins: string[] | null;
   preloaded?: unknown;
   /** The count's (null when the statement did not count). */
   rate_hits?: number | null;

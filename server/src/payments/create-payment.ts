@@ -52,7 +52,8 @@ export async function createPayment(
   if (command.redirectUrl) {
     checkReturnUrl(command.redirectUrl, {
       serviceBaseUrl: deps.config.publicBaseUrl,
-      allowedReturnOrigins: await allowedReturnOrigins(deps.em, caller.organizationId),
+      allowedReturnOrigins:
+        caller.allowedReturnOrigins ?? (await allowedReturnOrigins(deps.em, caller.organizationId)),
     });
   }
   const now = deps.clock.now();

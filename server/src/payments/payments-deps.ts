@@ -30,6 +30,11 @@ export interface PaymentsCaller {
   actor?: Actor;
   /** The API key's mode: it sees only that mode's payments. Test when absent (the dashboard's). */
   mode?: PaymentMode | undefined;
+  /**
+   * The organization's allowed return origins, when the caller's proof read them already (the
+   * API key lookup: no round trip of the create's own); read from the organization when absent.
+   */
+  allowedReturnOrigins?: readonly string[] | undefined;
 }
 
 export const modeOf = (caller: Pick<PaymentsCaller, 'mode'>): PaymentMode => caller.mode ?? 'test';

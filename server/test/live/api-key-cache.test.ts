@@ -12,6 +12,7 @@ import { ANY_KEY, CHANNELS, type Notifications, startNotifications } from '../..
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { approveProvider } from '../../src/organizations/organization-admin.ts';
+import { setAllowedReturnOrigins } from '../../src/organizations/return-origins.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 
@@ -146,6 +147,31 @@ describe('the API key cache across two instances', () => {
     expect(await createWithAcme()).not.toBe('PROVIDER_NOT_APPROVED');
   });
 
+  test('return origins set later: the cached caller checks a create against them once heard', async () => {
+    const merchant = await factories.createMerchant();
+    const createReturningTo = async (redirectUrl: string) =>
+      other.inject({
+        method: 'POST',
+        url: '/api/payments',
+        headers: merchant.headers,
+        payload: {
+          amount: { value: '1.00', currency: 'GBP' },
+          toAccount: { accountName: 'Cache Ltd', sortCode: '040004', accountNumber: '12345678' },
+          reference: 'cache',
+          redirectUrl,
+        },
+      });
+    expect((await createReturningTo('https://elsewhere.example/back')).statusCode).toBe(201);
+    const told = heard(otherNotifications, merchant.organizationId);
+    // As the dashboard's settings page does, in this process: the other one only hears of it.
+    await setAllowedReturnOrigins(orm.em.fork(), merchant.organizationId, ['https://shop.example']);
+    await told;
+    const refused = expectFailure(await createReturningTo('https://elsewhere.example/back'), 400);
+    expect(refused.code).toBe('VALIDATION_FAILED');
+    expect(refused.details?.map((detail) => detail.field)).toEqual(['redirectUrl']);
+    expect((await createReturningTo('https://shop.example/back')).statusCode).toBe(201);
+  });
+
   test('the triggers: keys, organizations and approvals notify their organization; last use and names do not', async () => {
     const merchant = await factories.createMerchant();
     const received: string[] = [];
@@ -219,6 +245,7 @@ describe('the cache on its own', () => {
     budget_api_reads: null,
     budget_api_writes: null,
     budget_waits: null,
+    allowed_return_origins: null,
   });
 
   test('a put after an invalidation it may predate is dropped (the read raced a revocation)', () => {

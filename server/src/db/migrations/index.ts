@@ -39,6 +39,7 @@ import { Migration20261128120000_saved_payees } from './Migration20261128120000_
 import { Migration20261128121000_payment_amount_search } from './Migration20261128121000_payment_amount_search.ts';
 import { Migration20261128130000_provider_status } from './Migration20261128130000_provider_status.ts';
 import { Migration20261128140000_nextgenpsd2_payment } from './Migration20261128140000_nextgenpsd2_payment.ts';
+import { Migration20261128150000_return_origins_on_the_key } from './Migration20261128150000_return_origins_on_the_key.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -129,5 +130,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261128140000_nextgenpsd2_payment',
     class: Migration20261128140000_nextgenpsd2_payment,
+  },
+  {
+    name: 'Migration20261128150000_return_origins_on_the_key',
+    class: Migration20261128150000_return_origins_on_the_key,
   },
 ];
