@@ -48,6 +48,20 @@ afterAll(async () => {
 const banks = (app: typeof other, apiKey: string) =>
   app.inject({ method: 'GET', url: '/api/banks', headers: { 'x-api-key': apiKey } });
 
+/** A create on the second instance (its cache), with `fields` added to a plain payment. */
+const createOnOther = (headers: Record<string, string>, fields: Record<string, string>) =>
+  other.inject({
+    method: 'POST',
+    url: '/api/payments',
+    headers,
+    payload: {
+      amount: { value: '1.00', currency: 'GBP' },
+      toAccount: { accountName: 'Cache Ltd', sortCode: '040004', accountNumber: '12345678' },
+      reference: 'cache',
+      ...fields,
+    },
+  });
+
 /** Resolves when `notifications` hears `api_key_changed` for the organization. */
 function heard(notifications: Notifications, organizationId: string, ms = 2_000): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -126,19 +140,7 @@ describe('the API key cache across two instances', () => {
   test('a provider approved later: the cached caller learns it once heard', async () => {
     const merchant = await factories.createMerchant();
     const createWithAcme = async () =>
-      (
-        await other.inject({
-          method: 'POST',
-          url: '/api/payments',
-          headers: merchant.headers,
-          payload: {
-            amount: { value: '1.00', currency: 'GBP' },
-            toAccount: { accountName: 'Cache Ltd', sortCode: '040004', accountNumber: '12345678' },
-            reference: 'cache',
-            provider: 'acme_bank',
-          },
-        })
-      ).json().error.code;
+      (await createOnOther(merchant.headers, { provider: 'acme_bank' })).json().error.code;
     expect(await createWithAcme()).toBe('PROVIDER_NOT_APPROVED');
     const told = heard(otherNotifications, merchant.organizationId);
     await approveProvider(orm.em.fork(), merchant.organizationId, 'acme_bank', clock);
@@ -149,18 +151,7 @@ describe('the API key cache across two instances', () => {
 
   test('return origins set later: the cached caller checks a create against them once heard', async () => {
     const merchant = await factories.createMerchant();
-    const createReturningTo = async (redirectUrl: string) =>
-      other.inject({
-        method: 'POST',
-        url: '/api/payments',
-        headers: merchant.headers,
-        payload: {
-          amount: { value: '1.00', currency: 'GBP' },
-          toAccount: { accountName: 'Cache Ltd', sortCode: '040004', accountNumber: '12345678' },
-          reference: 'cache',
-          redirectUrl,
-        },
-      });
+    const createReturningTo = (redirectUrl: string) => createOnOther(merchant.headers, { redirectUrl });
     expect((await createReturningTo('https://elsewhere.example/back')).statusCode).toBe(201);
     const told = heard(otherNotifications, merchant.organizationId);
     // As the dashboard's settings page does, in this process: the other one only hears of it.
