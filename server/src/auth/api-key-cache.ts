@@ -21,10 +21,11 @@ export interface ProvenKey {
 }
 
 /**
- * Keys this process proved recently, by the hash of the presented secret, so a request that
- * would otherwise run no statement for its key (a create with RATE_LIMITS=off) skips the key
- * lookup's round trip (issue 9; docs/decisions/005-hot-path-performance.md). A request that runs a
- * statement anyway (a rate-limit count, the default; a GET's preload) reads its key afresh.
+ * Keys this process proved recently, by the hash of the presented secret, so a request that need
+ * not count itself (RATE_LIMITS=off) skips the key lookup: a create runs no statement for its key,
+ * a GET reads its payment alone instead of joined to the key (issue 9, issue 32;
+ * docs/decisions/005-hot-path-performance.md). A request that counts (the default) reads its key
+ * afresh in the counting statement.
  *
  * Only good keys are held (a wrong, revoked or expired key or an inactive organization always
  * goes to the database, so guessing fills nothing), and only while the process's listening
@@ -34,7 +35,7 @@ export interface ProvenKey {
  * them at once. A connection lost and regained (notifications missed in between) empties the
  * cache; while it is down nothing is served from it. What is left is the time a notification
  * takes to arrive: another process may still accept a just-revoked key for that long
- * (milliseconds), and only on a path that runs no statement of its own.
+ * (milliseconds), and only on a path that does not count.
  */
 export interface ApiKeyCache {
   /** The key, when held, proved since the last change to its organization, and fresh. */

@@ -87,12 +87,13 @@ export async function authenticateApiKey(
 
   // Found by the SHA-256 of the whole key (unique index): equality on a hash of 286 random bits
   // leaks nothing usable through timing, and no other row is touched for a wrong key.
-  // When the request needs no statement of its own (no preload, no count), a key this process
-  // proved since its organization last changed is taken from the cache instead (api-key-cache.ts)
-  // and still goes through every check below. Whenever a statement runs, it reads the key afresh:
-  // the cache only ever spares a round trip, never a revocation that has not been heard yet.
+  // When the request need not count (RATE_LIMITS=off), a key this process proved since its
+  // organization last changed is taken from the cache instead (api-key-cache.ts) and still goes
+  // through every check below; a preload is then not run with it (preloaded stays undefined and
+  // the procedure reads on its own, without the key's join). A count reads the key afresh in its
+  // own statement.
   const keyHash = hashApiKey(presented);
-  const proven = preload || count ? undefined : cache.get(keyHash);
+  const proven = count ? undefined : cache.get(keyHash);
   const generation = cache.generation();
   const [key] = proven
     ? [{ ...proven, revoked_at: null, active: true } satisfies KeyRow]
@@ -146,7 +147,7 @@ export async function authenticateApiKey(
     }
     counted = { hits: Number(key.rate_hits), reset_seconds: Number(key.rate_reset_seconds) };
   }
-  return { caller, preloaded: preload ? key.preloaded : undefined, counted };
+  return { caller, preloaded: preload && !proven ? key.preloaded : undefined, counted };
 }
 
 /**

@@ -191,11 +191,10 @@ describe('last used: recorded off the hot path, at most one write per key per mi
 });
 
 describe('issue 13 item 5: nothing of the organization is read before the key is proven', () => {
-  /**
-   * Replays the exact statement (text and values) the request sent for its key lookup under
-   * EXPLAIN ANALYZE, and returns how often each plan node on the payment table ran.
-   */
-  async function paymentReadsOf(request: () => Promise<unknown>): Promise<number[]> {
+  type Lookup = { name?: string; text: string; values: unknown[] };
+
+  /** The exact statement (text and values) the request sent for its key lookup. */
+  async function keyLookupOf(request: () => Promise<unknown>): Promise<Lookup> {
     const pool = await orm.em.getConnection().getNativeClient();
     const spy = vi.spyOn(pool, 'query');
     let calls: unknown[][];
@@ -207,9 +206,15 @@ describe('issue 13 item 5: nothing of the organization is read before the key is
       spy.mockRestore();
     }
     const lookup = calls
-      .map(([query]) => query as unknown as { name?: string; text: string; values: unknown[] })
+      .map(([query]) => query as unknown as Lookup)
       .find((query) => typeof query === 'object' && query.name?.startsWith('api_key'));
     if (!lookup) throw new Error('the request made no key lookup');
+    return lookup;
+  }
+
+  /** Replays a key lookup under EXPLAIN ANALYZE: how often each plan node on the payment table ran. */
+  async function paymentReadsOf(lookup: Lookup): Promise<number[]> {
+    const pool = await orm.em.getConnection().getNativeClient();
     const explained = await pool.query({
       text: `explain (analyze, format json) ${lookup.text}`,
       values: lookup.values,
@@ -230,15 +235,18 @@ describe('issue 13 item 5: nothing of the organization is read before the key is
     const payment = await created(app, merchant.headers);
     const url = `/api/payments/${payment.paymentId}`;
     const wrongSecret = `${merchant.apiKey.slice(0, 17)}${'Z'.repeat(40)}`;
-    const wrong = await paymentReadsOf(async () =>
+    const lookup = await keyLookupOf(async () =>
       expect(expectFailure(await apiGet(url, wrongSecret), 401).message).toBe('Invalid API key'),
     );
+    const wrong = await paymentReadsOf(lookup);
     // The statement does name the payment table (the preload rides on the lookup) ...
     expect(wrong.length).toBeGreaterThan(0);
     // ... and with a wrong secret that part never ran.
     expect(wrong).toEqual(wrong.map(() => 0));
-    // The control: with the right key the same statement does read the payment.
-    const right = await paymentReadsOf(async () => expectSuccess(await apiGet(url, merchant.apiKey)));
+    // The control: the same statement with the right key's hash does read the payment. (The right
+    // key's own GET may not run it: a key the process proved is taken from its cache.)
+    const [, ...rest] = lookup.values;
+    const right = await paymentReadsOf({ ...lookup, values: [hashApiKey(merchant.apiKey), ...rest] });
     expect(right.some((loops) => loops > 0)).toBe(true);
   });
 });

@@ -111,19 +111,24 @@ describe('the API key cache across two instances', () => {
     expect(delayMs).toBeLessThan(1_000);
   });
 
-  test('a request that runs a statement anyway (a count, a preload) reads its key afresh: revoked is refused before anyone hears it', async () => {
+  test('a request that counts reads its key afresh: revoked is refused before anyone hears it', async () => {
     const merchant = await factories.createMerchant();
     expectSuccess(await banks(counting, merchant.apiKey));
-    expectSuccess(await banks(other, merchant.apiKey));
     // Behind the triggers' back, so no instance can have heard of it.
     await operatorSql('update api_key set revoked_at = now() where id = $1', [merchant.apiKeyId], true);
     expectFailure(await banks(counting, merchant.apiKey), 401);
-    const read = await other.inject({
-      method: 'GET',
-      url: '/api/payments/pay_0000000000000000000000',
-      headers: merchant.headers,
-    });
-    expectFailure(read, 401);
+  });
+
+  test("a GET by a cached key reads the payment alone, still within the key's organization", async () => {
+    const owner = await factories.createMerchant();
+    const stranger = await factories.createMerchant();
+    const created = expectSuccess<{ paymentId: string }>(await createOnOther(owner.headers, {}), 201);
+    expectSuccess(await banks(other, stranger.apiKey));
+    const read = (headers: Record<string, string>) =>
+      other.inject({ method: 'GET', url: `/api/payments/${created.paymentId}`, headers });
+    // Both keys are cached now (the owner's by its create): neither GET joins its key.
+    expect(expectSuccess<{ paymentId: string }>(await read(owner.headers)).paymentId).toBe(created.paymentId);
+    expect(expectFailure(await read(stranger.headers), 404).message).toBe('Payment not found');
   });
 
   test('an organization deactivated by SQL: 403 from the other instance once heard', async () => {
