@@ -37,6 +37,9 @@ export const settingsRouter = router({
         { action: 'settings.changed', target: 'allowedReturnOrigins', details: { origins: input.origins } },
         () => setAllowedReturnOrigins(ctx.em, ctx.caller.organizationId, input.origins),
       );
+      // The cached API keys carry the origins: this process obeys the new list from the next
+      // create on, the others when they hear the commit's notification (auth/api-key-cache.ts).
+      ctx.services.apiKeyCache.dropOrganization(ctx.caller.organizationId);
       return { allowedReturnOrigins: stored.allowedReturnOrigins };
     }),
 

@@ -1,5 +1,6 @@
 import type { CreatedApiKey, ReturnOriginSettings } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
+import { createApiKeyCache } from '../../src/auth/api-key-cache.ts';
 import { Organization } from '../../src/db/entities/index.ts';
 import { setAllowedReturnOrigins } from '../../src/organizations/return-origins.ts';
 import { expectValidationFailed } from '../helpers/expect-envelope.ts';
@@ -25,6 +26,21 @@ const apiKeyOf = async (b: DashboardBrowser) =>
     .secret;
 
 describe('allowed return origins on the settings page', () => {
+  test("saved: the process that saved them obeys them from the next create, its cached key's too", async () => {
+    // A key cache that never hears a notification: only the save itself can drop the key.
+    const deaf = await createTestApp({ apiKeyCache: createApiKeyCache(() => 1) });
+    const b = new DashboardBrowser(deaf.app, '198.51.100.250');
+    await b.signUp();
+    const headers = { 'x-api-key': await apiKeyOf(b) };
+    // Cached with no origins set: any origin.
+    await created(deaf.app, headers, paymentBody({ redirectUrl: 'https://evil.example/' }));
+    data(await b.mutation('settings.setReturnOrigins', { origins: ['https://shop.example'] }));
+    const [refused] = await expectValidationFailed(
+      await createPayment(deaf.app, headers, paymentBody({ redirectUrl: 'https://evil.example/' })),
+    );
+    expect(refused?.field).toBe('redirectUrl');
+  });
+
   test('set: stored as origins (spelled as URL.origin, duplicates once), and create payments obey them', async () => {
     const { b, organizationId } = await signedIn();
     expect(await origins(b)).toEqual([]);
