@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { startBaseline } from './baseline.ts';
 import { clusterGoals, clusterPackagesInstalled, measureCluster, printCluster } from './cluster.ts';
 import { compareWith } from './compare.ts';
@@ -47,6 +48,8 @@ const BURST = 30_000;
 /** The GET after the burst runs at least this share of its requests/s before it. */
 const BURST_GOAL = 0.8;
 const P99_GOAL_MS = 20;
+/** The longest a measured load waits for the cluster's background work (settlePostgres). */
+const SETTLE_MS = 30_000;
 const LAG_P99_GOAL_MS = 250;
 
 const CREATE_BODY = JSON.stringify({
@@ -272,14 +275,12 @@ async function measureHotPaths(
           await measure(
             target.url,
             { method: 'POST', paths: ['/api/payments'], body: CREATE_BODY, headers: target.headers },
-            round === 0,
-            target.profile,
+            { warmUp: round === 0, profile: target.profile },
           ),
           await measure(
             target.url,
             { method: 'GET', paths: target.ids.map((id) => `/api/payments/${id}`), headers: target.headers },
-            round === 0,
-            target.profile,
+            { warmUp: round === 0, profile: target.profile },
           ),
         ];
         best[index] = results.map((result, load) => {
@@ -303,8 +304,12 @@ async function measureHotPaths(
 async function measure(
   url: string,
   request: Pick<LoadSpec, 'method' | 'paths' | 'body'> & { headers?: Record<string, string> },
-  warmUp = true,
-  profile = false,
+  /** `settle: false` measures right after what ran before (the reads after a burst). */
+  {
+    warmUp = true,
+    profile = false,
+    settle = true,
+  }: { warmUp?: boolean; profile?: boolean; settle?: boolean } = {},
 ): Promise<Measured> {
   const spec: LoadSpec = {
     url,
@@ -316,6 +321,7 @@ async function measure(
     durationSeconds: WARMUP_SECONDS,
   };
   if (warmUp) await runLoad(spec);
+  if (settle) await settlePostgres();
   const profiling = profileDir && profile ? await startProfile() : undefined;
   const before = await readCpu(postgresDataDir);
   const result = await runLoad({ ...spec, durationSeconds: DURATION_SECONDS });
@@ -323,6 +329,30 @@ async function measure(
   await profiling?.(path.join(profileDir ?? '', `${request.method.toLowerCase()}.cpuprofile`));
   const answered = Math.max(result.ok, 1);
   return { ...result, nodeMicros: nodeMicros / answered, postgresMicros: postgresMicros / answered };
+}
+
+/**
+ * Before a measured load: the cluster's background work left by the loads before it (autovacuum
+ * and analyze of the rows a create load added, a checkpoint of its WAL) is done first, so it is
+ * not counted as the next load's Postgres CPU. Without it the same commit's figures moved 10-20%
+ * between turns, more than the changes `--compare` is there to see. Waits at most SETTLE_MS.
+ */
+async function settlePostgres(): Promise<void> {
+  const client = new pg.Client({ connectionString: throwaway.cluster.url('postgres') });
+  await client.connect();
+  try {
+    const until = performance.now() + SETTLE_MS;
+    while (performance.now() < until) {
+      const { rows } = await client.query<{ busy: number }>(
+        `select count(*)::int as busy from pg_stat_activity where backend_type = 'autovacuum worker'`,
+      );
+      if (rows[0]?.busy === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await client.query('checkpoint');
+  } finally {
+    await client.end();
+  }
 }
 
 async function measureCosts(
@@ -458,7 +488,7 @@ async function measureReadsAfterBurst(
     amount: BURST,
   });
   const burstSeconds = (performance.now() - bursting) / 1000;
-  return { before, after: await measure(serviceUrl, get, false), burstSeconds };
+  return { before, after: await measure(serviceUrl, get, { warmUp: false, settle: false }), burstSeconds };
 }
 
 function burstGoals(burst: BurstResult): Goal[] {
