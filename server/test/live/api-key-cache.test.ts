@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import {
   createApiKeyCache,
@@ -117,6 +117,13 @@ describe('the API key cache across two instances', () => {
     // Behind the triggers' back, so no instance can have heard of it.
     await operatorSql('update api_key set revoked_at = now() where id = $1', [merchant.apiKeyId], true);
     expectFailure(await banks(counting, merchant.apiKey), 401);
+    // A GET that counts too, though its key is in the shared cache.
+    const read = await counting.inject({
+      method: 'GET',
+      url: '/api/payments/pay_0000000000000000000000',
+      headers: merchant.headers,
+    });
+    expectFailure(read, 401);
   });
 
   test("a GET by a cached key reads the payment alone, still within the key's organization", async () => {
@@ -126,9 +133,20 @@ describe('the API key cache across two instances', () => {
     expectSuccess(await banks(other, stranger.apiKey));
     const read = (headers: Record<string, string>) =>
       other.inject({ method: 'GET', url: `/api/payments/${created.paymentId}`, headers });
-    // Both keys are cached now (the owner's by its create): neither GET joins its key.
-    expect(expectSuccess<{ paymentId: string }>(await read(owner.headers)).paymentId).toBe(created.paymentId);
-    expect(expectFailure(await read(stranger.headers), 404).message).toBe('Payment not found');
+    // Both keys are cached now (the owner's by its create): neither GET runs the key lookup.
+    const pool = await otherOrm.em.getConnection().getNativeClient();
+    const statements = vi.spyOn(pool, 'query');
+    try {
+      expect(expectSuccess<{ paymentId: string }>(await read(owner.headers)).paymentId).toBe(
+        created.paymentId,
+      );
+      expect(expectFailure(await read(stranger.headers), 404).message).toBe('Payment not found');
+      const names = statements.mock.calls.map(([query]) => (query as unknown as { name?: string }).name);
+      expect(names.filter((name) => name?.startsWith('payment_with_history'))).toHaveLength(2);
+      expect(names.filter((name) => name?.startsWith('api_key'))).toEqual([]);
+    } finally {
+      statements.mockRestore();
+    }
   });
 
   test('an organization deactivated by SQL: 403 from the other instance once heard', async () => {
