@@ -65,13 +65,17 @@ export const middleware = t.middleware;
  * calls, and the jobs it sends, join the request's trace. A non-recording span when tracing is off.
  */
 export const publicProcedure = t.procedure.use(({ ctx, path, type, next }) =>
-  inSpan(
+  inProcedureSpan(ctx, path, type, () => next()),
+);
+
+function inProcedureSpan<T>(ctx: Context, path: string, type: string, work: () => Promise<T>): Promise<T> {
+  return inSpan(
     `trpc ${path}`,
     { 'rpc.system': 'trpc', 'rpc.method': path, 'trpc.type': type, 'pis.request_id': ctx.requestId },
-    () => next(),
+    work,
     ctx.traceParent ? { parent: ctx.traceParent() } : {},
-  ),
-);
+  );
+}
 export const createCallerFactory = t.createCallerFactory;
 
 const errorKind = (error: TRPCError, failure: PublicFailure): string | undefined =>
@@ -133,43 +137,46 @@ export const pageProcedure = publicProcedure
  * level copies the whole context (and these run on every merchant call).
  */
 const withPermission = (permission: Permission) =>
-  publicProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
-    const limits = ctx.config.rateLimits;
-    // Reads and writes have budgets of their own (Stripe-style), the organization's across its
-    // keys, counted once the key is proven, in the key lookup's own round trip.
-    const budget = permission === 'read' ? 'api-read' : 'api-write';
-    const { caller, preloaded, counted } = await authenticateApiKey(
-      ctx.em,
-      ctx.apiKeyHeader,
-      ctx.clock,
-      permission,
-      {
-        preload: meta?.preload?.(await getRawInput()),
-        count: limits.enabled
-          ? { key: rateLimitKey(budget, ''), windowSeconds: limits.windowSeconds }
-          : undefined,
-        logger: ctx.log,
-        cache: ctx.services.apiKeyCache,
-        onKeyFound: ctx.noteKeyOwner,
-      },
-    );
-    if (counted) {
-      const limit = budgetOf(limits, caller.budgets, budget);
-      answerRateLimit(limits, ctx.setHeader, budget, rateLimitResult(limit, counted));
-    }
-    // Past every refusal a stranger or a flood can provoke cheaply: the log keeps its bodies.
-    ctx.noteKeyOwner(caller.organizationId, true);
-    await refuseUnstorableInput(getRawInput);
-    return next({
-      ctx: {
-        caller,
-        organizationId: caller.organizationId,
-        approvedProviders: caller.approvedProviders,
-        apiKeyId: caller.apiKeyId,
-        preloaded,
-      },
-    });
-  });
+  // Its own span (as publicProcedure's), not a level below it: each level copies the call's options.
+  t.procedure.use(({ ctx, meta, path, type, getRawInput, next }) =>
+    inProcedureSpan(ctx, path, type, async () => {
+      const limits = ctx.config.rateLimits;
+      // Reads and writes have budgets of their own (Stripe-style), the organization's across its
+      // keys, counted once the key is proven, in the key lookup's own round trip.
+      const budget = permission === 'read' ? 'api-read' : 'api-write';
+      const { caller, preloaded, counted } = await authenticateApiKey(
+        ctx.em,
+        ctx.apiKeyHeader,
+        ctx.clock,
+        permission,
+        {
+          preload: meta?.preload?.(await getRawInput()),
+          count: limits.enabled
+            ? { key: rateLimitKey(budget, ''), windowSeconds: limits.windowSeconds }
+            : undefined,
+          logger: ctx.log,
+          cache: ctx.services.apiKeyCache,
+          onKeyFound: ctx.noteKeyOwner,
+        },
+      );
+      if (counted) {
+        const limit = budgetOf(limits, caller.budgets, budget);
+        answerRateLimit(limits, ctx.setHeader, budget, rateLimitResult(limit, counted));
+      }
+      // Past every refusal a stranger or a flood can provoke cheaply: the log keeps its bodies.
+      ctx.noteKeyOwner(caller.organizationId, true);
+      await refuseUnstorableInput(getRawInput);
+      return next({
+        ctx: {
+          caller,
+          organizationId: caller.organizationId,
+          approvedProviders: caller.approvedProviders,
+          apiKeyId: caller.apiKeyId,
+          preloaded,
+        },
+      });
+    }),
+  );
 
 export const readProcedure = withPermission('read');
 export const writeProcedure = withPermission('write');
