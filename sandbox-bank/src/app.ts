@@ -335,6 +335,7 @@ async function startOnDatabase(
     ca: xs2aCa,
     tppId: config.tppId,
     baseUrl: xs2aBaseUrl,
+    pagesUrl,
     tlsCaCertificatePem: keys.caCertPem,
   });
 

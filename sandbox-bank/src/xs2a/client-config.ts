@@ -15,6 +15,8 @@ export interface Xs2aClientFile {
   bank: { id: string; name: string; country: string; bic: string };
   standard: 'Berlin Group NextGenPSD2 1.3.11';
   baseUrl: string;
+  /** Where `_links.scaRedirect` sends the customer: the customer's host, not the API's (mTLS) one. */
+  scaRedirectOrigins: string[];
   authorisationNumber: string;
   /** The TLS client certificate and its key; the same certificate signs requests (TPP-Signature-Certificate). */
   transport: { certificatePem: string; privateKeyPem: string; caCertificatePem: string };
@@ -32,6 +34,7 @@ export async function writeXs2aClientConfig(options: {
   ca: CaMaterial;
   tppId: string;
   baseUrl: string;
+  pagesUrl: string;
   tlsCaCertificatePem: string;
 }): Promise<Xs2aClientFile> {
   const file = xs2aClientFile(options.dataDir);
@@ -68,6 +71,7 @@ export async function writeXs2aClientConfig(options: {
     bank: { ...EU_BANK },
     standard: 'Berlin Group NextGenPSD2 1.3.11',
     baseUrl: options.baseUrl,
+    scaRedirectOrigins: [new URL(options.pagesUrl).origin],
     authorisationNumber: options.tppId,
     transport: { certificatePem, privateKeyPem, caCertificatePem: options.tlsCaCertificatePem },
     tppCaCertificatePem: options.ca.certPem,

@@ -13,7 +13,10 @@ import { customerDecides, tppFor } from '../../../sandbox-bank/test/support/xs2a
 import { openOrm } from '../../src/db/orm.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { readXs2aClient } from '../../src/providers/nextgenpsd2/nextgenpsd2-client.ts';
-import { createNextgenpsd2Provider } from '../../src/providers/nextgenpsd2/nextgenpsd2-provider.ts';
+import {
+  createNextgenpsd2Provider,
+  scaPagesCheck,
+} from '../../src/providers/nextgenpsd2/nextgenpsd2-provider.ts';
 import type { CallbackOutcome, PaymentProvider, StatusUpdate } from '../../src/providers/payment-provider.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
 
@@ -115,6 +118,8 @@ async function atBank(paymentId: string) {
 describe('nextgenpsd2 through Sandbox Bank EU', () => {
   test('reads its client file with zod', () => {
     expect(readXs2aClient(clientFile).baseUrl).toBe(bank.xs2a.baseUrl);
+    // The bank names its customer host: the only place its scaRedirect may lead (no origins configured).
+    expect(readXs2aClient(clientFile).scaRedirectOrigins).toEqual([new URL(bank.pagesUrl).origin]);
     expect(() => readXs2aClient(path.join(bank.dataDir, 'client.json'))).toThrow(/not valid/);
   });
 
@@ -244,6 +249,19 @@ describe('nextgenpsd2 through Sandbox Bank EU', () => {
     } finally {
       await strict.close?.();
     }
+  });
+
+  test("without configured origins a scaRedirect must be on the API's own origin, port included", () => {
+    const pages = scaPagesCheck(undefined, new URL('https://psd2.bank.example/xs2a'));
+    expect(pages(new URL('https://psd2.bank.example/sca/1'))).toBe(true);
+    expect(pages(new URL('https://psd2.bank.example:8443/sca/1'))).toBe(false);
+    expect(pages(new URL('http://psd2.bank.example/sca/1'))).toBe(false);
+    expect(pages(new URL('https://user@psd2.bank.example/sca/1'))).toBe(false);
+    expect(pages(new URL('https://psd2.bank.example.evil.example/sca/1'))).toBe(false);
+    const named = scaPagesCheck(['http://127.0.0.1:3300'], new URL('https://127.0.0.1:3301/xs2a'));
+    expect(named(new URL('http://127.0.0.1:3300/xs2a/sca/1'))).toBe(true);
+    expect(named(new URL('http://127.0.0.1:3302/xs2a/sca/1'))).toBe(false);
+    expect(named(new URL('https://127.0.0.1:3301/xs2a/sca/1'))).toBe(false);
   });
 
   test('a payment the bank cannot take is refused before it is called', async () => {

@@ -11,8 +11,8 @@ export type Nextgenpsd2ConnectionConfig = {
   clientFile: string;
   /**
    * The origins the bank's SCA pages (`_links.scaRedirect`) may be on, e.g.
-   * `['https://psd2.bank.example']`. Absent: the API base URL's host name on any port, https
-   * (or http when that host is loopback, as the sandbox bank's customer host is).
+   * `['https://psd2.bank.example']`. Absent: those the client file names (the sandbox bank names
+   * its customer host), else only the API base URL's own origin.
    */
   scaRedirectOrigins?: readonly string[];
 };
@@ -34,6 +34,11 @@ export const Xs2aClient = z.object({
   baseUrl: z
     .url({ protocol: /^https$/, error: 'must be an https URL' })
     .transform((value) => value.replace(/\/+$/, '')),
+  /** The origins of the bank's SCA pages, as the bank documents them (a connection's own setting wins). */
+  scaRedirectOrigins: z
+    .array(z.url({ protocol: /^https?$/ }))
+    .max(10)
+    .optional(),
   transport: z.object({
     certificatePem: pem('CERTIFICATE'),
     privateKeyPem: pem('PRIVATE KEY'),

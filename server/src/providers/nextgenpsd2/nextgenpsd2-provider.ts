@@ -130,7 +130,7 @@ export function createNextgenpsd2Provider(
     const client = readXs2aClient(settings.clientFile);
     const opened = {
       connection: connectXs2a(client),
-      pages: scaPagesCheck(settings.scaRedirectOrigins, new URL(client.baseUrl)),
+      pages: scaPagesCheck(settings.scaRedirectOrigins ?? client.scaRedirectOrigins, new URL(client.baseUrl)),
     };
     connected.set(bankId, opened);
     return opened;
@@ -486,17 +486,17 @@ function xs2aAmount(value: string): string {
 }
 
 /**
- * Whether a `scaRedirect` may be sent to our customer: on one of the configured origins, else on
- * the API's host name (any port) over https, or http when that host is loopback (the sandbox).
- * No user information, no other scheme: the bank's answer is not trusted to pick the page.
+ * Whether a `scaRedirect` may be sent to our customer: on one of the configured origins (the
+ * connection's, else the client file's), else on the API's own origin (scheme, host and port:
+ * another port of the bank's host is another server). https, or http on a loopback host (the
+ * sandbox). No user information: the bank's answer is not trusted to pick the page.
  */
 export function scaPagesCheck(origins: readonly string[] | undefined, apiBase: URL): (url: URL) => boolean {
   const loopback = (host: string) => ['localhost', '127.0.0.1', '[::1]'].includes(host);
-  const allowed = origins?.map((origin) => new URL(origin).origin);
+  const allowed = origins?.length ? origins.map((origin) => new URL(origin).origin) : [apiBase.origin];
   return (url) => {
     if (url.username || url.password) return false;
     if (!(url.protocol === 'https:' || (url.protocol === 'http:' && loopback(url.hostname)))) return false;
-    if (allowed) return allowed.includes(url.origin);
-    return url.hostname === apiBase.hostname;
+    return allowed.includes(url.origin);
   };
 }
