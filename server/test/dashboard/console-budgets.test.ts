@@ -51,7 +51,7 @@ describe('the organization’s budgets', () => {
     // The dashboard's own calls, this one's included.
     expect(byName.dashboard?.limit).toBe(1000);
     expect(byName.dashboard?.used).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   test('the API reference says what the server applies, from its configuration', async () => {
     const text = await description();

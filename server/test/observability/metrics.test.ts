@@ -167,7 +167,7 @@ describe('each family moves with its work', () => {
     }
     expect(statuses).toEqual([200, 200, 429]);
     expect(value(await scrape(), 'pis_rate_limit_refusals_total', { limit: 'api_reads' }) - before).toBe(1);
-  });
+  }, 60_000);
 
   it('waiting reads in progress', async () => {
     const headers = await merchant();

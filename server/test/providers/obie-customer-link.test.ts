@@ -216,7 +216,7 @@ describe('an obie customer link outlives the bank’s PAR request', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(await snapshot(payment.paymentId)).toEqual(before);
     expect(await liveParRequests()).toBe(parsBefore);
-  });
+  }, 60_000);
 
   test('an expired link: a clear page (410) saying how long links last, nothing changed', async () => {
     const payment = await obiePayment();
