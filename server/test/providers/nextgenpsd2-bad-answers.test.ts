@@ -57,6 +57,8 @@ await writeFile(
   clientFile,
   JSON.stringify({
     baseUrl: `https://127.0.0.1:${port}/xs2a`,
+    // Its customer pages, on another port of the same host (as Sandbox Bank EU's).
+    scaRedirectOrigins: [`http://127.0.0.1:${port - 1}`],
     transport: {
       certificatePem: keys.client.transportCertPem,
       privateKeyPem: keys.client.transportKeyPem,
@@ -184,8 +186,14 @@ describe('nextgenpsd2 against a bank that answers badly', () => {
     }
   });
 
-  test('a scaRedirect to a script, with user information or to another host: refused and withdrawn', async () => {
-    for (const href of ['javascript:alert(1)', 'https://user@127.0.0.1/sca', 'https://evil.example/sca']) {
+  test('a scaRedirect to a script, with user information, to another host or port: refused and withdrawn', async () => {
+    for (const href of [
+      'javascript:alert(1)',
+      'https://user@127.0.0.1/sca',
+      'https://evil.example/sca',
+      // The bank's own host, another port than its pages'.
+      `http://127.0.0.1:${port + 1}/xs2a/sca/sca-1`,
+    ]) {
       script = (request, response) =>
         request.method === 'POST' ? json(response, 201, created(href)) : response.writeHead(204).end();
       const payment = newPayment();
