@@ -101,4 +101,6 @@ create table if not exists xs2a_payments (
   nok_redirect_uri text
 );
 create index if not exists xs2a_payments_next_step on xs2a_payments (next_step_at) where next_step_at is not null;
+-- The customer's address as the TPP gave it (PSU-IP-Address), kept as a bank keeps it for its fraud checks.
+alter table xs2a_payments add column if not exists psu_ip_address text;
 `;

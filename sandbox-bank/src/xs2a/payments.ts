@@ -76,13 +76,14 @@ export async function insertXs2aPayment(
     debtorAccountId: string | null;
     redirectUri: string;
     nokRedirectUri: string | null;
+    psuIpAddress: string;
   },
 ): Promise<Xs2aPayment> {
   const { rows } = await db.query<Row>(
     `insert into xs2a_payments (id, tpp_id, product, status, created_at, status_updated_at, history, data,
-       debtor_account_id, authorisation_id, sca_status, redirect_uri, nok_redirect_uri)
+       debtor_account_id, authorisation_id, sca_status, redirect_uri, nok_redirect_uri, psu_ip_address)
      values ($1, $2, $3, 'RCVD', now(), now(), jsonb_build_array(jsonb_build_object('status', 'RCVD', 'at', now())),
-       $4, $5, $6, 'received', $7, $8) returning *`,
+       $4, $5, $6, 'received', $7, $8, $9) returning *`,
     [
       newId('sct'),
       input.tppId,
@@ -92,6 +93,7 @@ export async function insertXs2aPayment(
       newId('sca'),
       input.redirectUri,
       input.nokRedirectUri,
+      input.psuIpAddress,
     ],
   );
   return toPayment(rows[0]!);

@@ -139,6 +139,7 @@ export async function createXs2aApi(context: Xs2aContext): Promise<FastifyInstan
       debtorAccountId,
       redirectUri,
       nokRedirectUri,
+      psuIpAddress: psuIp,
     });
     const self = selfPath(payment);
     reply.code(201).header('location', `${apiOrigin}${self}`).header('aspsp-sca-approach', 'REDIRECT');

@@ -89,6 +89,11 @@ export type CallbackOutcome =
 export interface StartOptions {
   /** When the customer's link that led here expires: a link the provider gives must not outlive it. */
   linkNotAfter?: Date | undefined;
+  /**
+   * The customer's IP address when the start is their own request (a bank chosen on our page);
+   * absent when the merchant's server starts the payment (API_ONLY).
+   */
+  customerAddress?: string | undefined;
 }
 
 /** The call may have reached the provider, but its answer is unknown (timeout, connection lost). */

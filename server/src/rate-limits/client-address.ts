@@ -14,3 +14,8 @@ export function rateLimitClient(address: string): string {
   const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${prefix.join(':')}::/64`;
 }
+
+/** The client's own address, an IPv4-mapped IPv6 one as its IPv4 (what a bank asks as the customer's). */
+export function plainClientAddress(address: string): string {
+  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
+}

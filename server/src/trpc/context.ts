@@ -14,7 +14,7 @@ import { requestContext } from '../observability/tracing.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
 import type { PaymentWaiters } from '../payments/payment-waiters.ts';
 import type { ProviderRegistry } from '../providers/provider-registry.ts';
-import { rateLimitClient } from '../rate-limits/client-address.ts';
+import { plainClientAddress, rateLimitClient } from '../rate-limits/client-address.ts';
 
 /**
  * What the app is built from. Tests pass their own clock and config; domain areas that need
@@ -57,6 +57,8 @@ export interface Context {
    * an IPv6 one by its /64 (see rateLimitClient). Computed when asked: most requests never are.
    */
   clientAddress(): string;
+  /** The client's own address (TRUST_PROXY decides whose), for a bank that asks the customer's. */
+  clientIp(): string;
   /**
    * The organization of the stored key the request's key matched (for the request log);
    * `admitted` once the request passed every check (then its bodies are logged too).
@@ -87,6 +89,7 @@ export function createContextFactory(services: AppServices) {
     apiKeyHeader: req.headers['x-api-key'],
     idempotencyKeyHeader: req.headers['idempotency-key'],
     clientAddress: () => rateLimitClient(req.ip),
+    clientIp: () => plainClientAddress(req.ip),
     noteKeyOwner: (organizationId, admitted) => noteRequestKeyOwner(req, organizationId, admitted),
     setHeader: (name, value) => {
       res.header(name, value);

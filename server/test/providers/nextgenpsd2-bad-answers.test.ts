@@ -140,7 +140,8 @@ describe('nextgenpsd2 against a bank that answers badly', () => {
     );
     expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(String(headers.date)).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    expect(headers['psu-ip-address']).toBeTruthy();
+    // No customer in this request (API_ONLY): the address we reach the bank from, as the document says.
+    expect(headers['psu-ip-address']).toBe('127.0.0.1');
     const redirect = new URL(String(headers['tpp-redirect-uri']));
     expect(`${redirect.origin}${redirect.pathname}`).toBe(
       `${PUBLIC_BASE_URL}/providers/nextgenpsd2/callback`,
@@ -184,6 +185,17 @@ describe('nextgenpsd2 against a bank that answers badly', () => {
       expect(await rowOf(payment.id)).toBeUndefined();
       expect(await provider.hasPayment(payment, new Date())).toBe(false);
     }
+  });
+
+  test("PSU-IP-Address: the customer's address when the start is theirs, else ours", async () => {
+    script = (_request, response) => json(response, 201, created());
+    await provider.startPayment(newPayment(), new Date(), { customerAddress: '203.0.113.7' });
+    expect(seen.at(-1)?.headers['psu-ip-address']).toBe('203.0.113.7');
+    await provider.startPayment(newPayment(), new Date(), { customerAddress: '2001:db8::7' });
+    expect(seen.at(-1)?.headers['psu-ip-address']).toBe('2001:db8::7');
+    // Not an address (a socket without one): never sent on as it is.
+    await provider.startPayment(newPayment(), new Date(), { customerAddress: 'unknown' });
+    expect(seen.at(-1)?.headers['psu-ip-address']).toBe('127.0.0.1');
   });
 
   test('a scaRedirect to a script, with user information, to another host or port: refused and withdrawn', async () => {

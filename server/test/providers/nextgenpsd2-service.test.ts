@@ -155,6 +155,23 @@ describe('nextgenpsd2 through the service', () => {
     expect(session).toMatchObject({ countries: ['DE'], defaultCountry: 'DE' });
   });
 
+  test("HOSTED_PAGES: the bank is told the customer's address; API_ONLY: ours", async () => {
+    const hosted = await created(app, headers, euro({ flowType: 'HOSTED_PAGES', bankId: undefined }));
+    const chosen = await app.inject({
+      method: 'POST',
+      url: '/trpc/pages.chooseBank',
+      payload: { token: tokenOf(hosted.redirectUrl), bankId: BANK_ID },
+      remoteAddress: '203.0.113.9',
+    });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    const apiOnly = await created(app, headers, euro());
+    const told = await bank.database.pool.query<{ psu_ip_address: string }>(
+      `select psu_ip_address from xs2a_payments order by created_at desc limit 2`,
+    );
+    expect(told.rows.map((row) => row.psu_ip_address)).toEqual(['127.0.0.1', '203.0.113.9']);
+    expect(apiOnly.status).toBe('AUTHORIZING');
+  });
+
   test('rejected at the bank: FAILED / RJCT / CUST', async () => {
     const payment = await created(app, headers, euro());
     expect((await customerAtBank(payment, 'reject')).statusCode).toBe(200);

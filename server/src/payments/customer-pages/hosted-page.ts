@@ -91,6 +91,8 @@ export async function chooseBank(
   deps: PaymentsDeps,
   token: string,
   bankId: string,
+  /** The customer's IP address, told to a bank that asks for it (PSU-IP-Address). */
+  customerAddress?: string,
 ): Promise<{ redirectUrl: string }> {
   const { claims, record, organization } = await openLink(deps, token, 'hosted');
   if (record.flowType === 'EMBEDDED_HOSTED_PAGES' && record.bankId && bankId !== record.bankId) {
@@ -124,6 +126,7 @@ export async function chooseBank(
         // The bank's link never outlives the hosted link that led to it.
         const { customerUrl } = await provider.startPayment(sent, claimedAt, {
           linkNotAfter: claims.expiresAt,
+          customerAddress,
         });
         if (!customerUrl) throw new Error(`${provider.code} gave no customer link`);
         return customerUrl;

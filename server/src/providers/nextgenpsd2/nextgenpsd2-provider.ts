@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
+import net from 'node:net';
 import {
   AppError,
   catchUp,
@@ -51,9 +53,11 @@ import {
 /** The product: the plain SEPA credit transfer (see the report: instant is a later choice). */
 const PRODUCT = 'sepa-credit-transfers';
 /**
- * The customer's address, required on the initiation. An API_ONLY payment is made by the
- * merchant's server before any customer is known, and the start carries no address: the
- * document's "PSU-IP-Address" is then an unspecified address, as the bank takes one.
+ * `PSU-IP-Address`, required on the initiation: the customer's address when the start is their
+ * request (a bank chosen on our page). An API_ONLY payment is made by the merchant's server before
+ * any customer is known; then, as the document says, "the TPP shall use the IP Address used by the
+ * TPP when submitting this request": the address this process reaches the bank from
+ * (`addressTowards`). Only when even that cannot be learnt, an unspecified address.
  */
 const PSU_IP_UNKNOWN = '0.0.0.0';
 /** At most OPENS_PER_WINDOW opens of one payment's link in OPENS_WINDOW_SECONDS, from any addresses. */
@@ -114,7 +118,10 @@ export function createNextgenpsd2Provider(
   publicBaseUrl: string,
 ): PaymentProvider {
   const byBank = new Map(connections.map((connection) => [connection.bankId, connection]));
-  const connected = new Map<string, { connection: Xs2aConnection; pages: (url: URL) => boolean }>();
+  const connected = new Map<
+    string,
+    { connection: Xs2aConnection; pages: (url: URL) => boolean; ownAddress: () => Promise<string> }
+  >();
   const callbackUrl = `${publicBaseUrl.replace(/\/+$/, '')}/providers/${NEXTGENPSD2_PROVIDER}/callback`;
 
   /** Connects on first use (the bank may write its client file while we start). */
@@ -128,8 +135,13 @@ export function createNextgenpsd2Provider(
         `Bank ${bankId} is not reachable through ${NEXTGENPSD2_PROVIDER}`,
       );
     const client = readXs2aClient(settings.clientFile);
+    let ownAddress: Promise<string> | undefined;
     const opened = {
       connection: connectXs2a(client),
+      ownAddress: () => {
+        ownAddress ??= addressTowards(new URL(client.baseUrl)).catch(() => PSU_IP_UNKNOWN);
+        return ownAddress;
+      },
       pages: scaPagesCheck(settings.scaRedirectOrigins ?? client.scaRedirectOrigins, new URL(client.baseUrl)),
     };
     connected.set(bankId, opened);
@@ -230,7 +242,7 @@ export function createNextgenpsd2Provider(
     async startPayment(payment, now, options) {
       const bankId = bankOf(payment);
       const body = initiationBody(payment);
-      const { connection, pages } = bank(bankId);
+      const { connection, pages, ownAddress } = bank(bankId);
       const link = () => bankLink(links, NEXTGENPSD2_PROVIDER, payment.id, now, options?.linkNotAfter);
 
       const earlier = await rowOf(payment.id);
@@ -260,7 +272,9 @@ export function createNextgenpsd2Provider(
           await connection.call('POST', `/v1/payments/${PRODUCT}`, {
             body,
             headers: {
-              'psu-ip-address': PSU_IP_UNKNOWN,
+              'psu-ip-address': net.isIP(options?.customerAddress ?? '')
+                ? (options?.customerAddress as string)
+                : await ownAddress(),
               'tpp-redirect-uri': redirect,
               'tpp-nok-redirect-uri': `${redirect}&nok=1`,
               'tpp-redirect-preferred': 'true',
@@ -499,4 +513,23 @@ export function scaPagesCheck(origins: readonly string[] | undefined, apiBase: U
     if (!(url.protocol === 'https:' || (url.protocol === 'http:' && loopback(url.hostname)))) return false;
     return allowed.includes(url.origin);
   };
+}
+
+/**
+ * The local address this host sends from to reach `url`'s host: a UDP socket's connect only picks
+ * the route (no packet is sent). Behind NAT the bank sees another address; this is the best the
+ * process itself knows.
+ */
+async function addressTowards(url: URL): Promise<string> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const socket = dgram.createSocket(net.isIPv6(host) ? 'udp6' : 'udp4');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.connect(Number(url.port || 443), host, () => resolve());
+    });
+    return socket.address().address;
+  } finally {
+    socket.close();
+  }
 }

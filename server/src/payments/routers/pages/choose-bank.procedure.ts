@@ -6,4 +6,4 @@ import { chooseBank } from '../../customer-pages/hosted-page.ts';
 export const chooseBankProcedure = pageProcedure
   .input(ChooseBankInput)
   .output(ChooseBankResult)
-  .mutation(({ ctx, input }) => chooseBank(paymentsDeps(ctx), input.token, input.bankId));
+  .mutation(({ ctx, input }) => chooseBank(paymentsDeps(ctx), input.token, input.bankId, ctx.clientIp()));
