@@ -345,6 +345,28 @@ export const expireAfterBankCancel = (record: PaymentRecord, now: Date): Change 
   return expired(current, current.record, now);
 };
 
+/**
+ * An operator suspended the merchant while the payment still waited for its customer at a bank
+ * that takes approval as final, and the bank has just withdrawn it at our request: CANCELLED /
+ * CANC / CUST (the spec's only cancel reason), so no customer can still pay a suspended merchant.
+ * Nothing when it was approved or finished meanwhile.
+ */
+export const cancelForSuspendedMerchant = (record: PaymentRecord, now: Date): Change => {
+  const current = catchUp(record, now);
+  if (isTerminal(current.record.status) || current.record.approvedAt) return current;
+  return move(
+    current,
+    {
+      iso: 'CANC',
+      reason: 'CUST',
+      details: 'Cancelled: the merchant’s account is suspended',
+      provider: current.record.provider,
+    },
+    now,
+    now,
+  );
+};
+
 const isLaterStep = (record: PaymentRecord, iso: IsoCode, timing: ResolvedTiming) => {
   const steps = timelineFor(timing).map((step) => step.iso);
   return steps.indexOf(iso) > steps.indexOf(record.isoCode);

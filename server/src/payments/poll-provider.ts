@@ -1,5 +1,7 @@
 import {
   AppError,
+  type Change,
+  cancelForSuspendedMerchant,
   expireAfterBankCancel,
   isTerminal,
   MOCK_PROVIDER,
@@ -9,6 +11,7 @@ import {
 } from '@pis/shared';
 import { applyPaymentEvent } from './apply-payment-event.ts';
 import { type LoadedPayment, loadPayment } from './load-payment.ts';
+import { organizationView } from './organization-view.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { refreshPayment } from './refresh-payment.ts';
 
@@ -48,7 +51,11 @@ export async function pollProviderPayment(
   if (loaded.record.provider === MOCK_PROVIDER || isTerminal(loaded.record.status)) return;
   try {
     loaded = await refreshPayment(deps, { paymentId }, loaded, 'report');
-    if (expiryDueAtBank(loaded.record, deps.clock.now())) loaded = await expireAtBank(deps, loaded);
+    if (expiryDueAtBank(loaded.record, deps.clock.now())) {
+      loaded = await withdrawAtBank(deps, loaded, expireAfterBankCancel);
+    } else if (await suspendedWhileAtBank(deps, loaded.record)) {
+      loaded = await withdrawAtBank(deps, loaded, cancelForSuspendedMerchant);
+    }
   } catch (error) {
     deps.logger.warn({ err: error, paymentId, attempt }, 'provider poll failed; backing off');
   }
@@ -63,22 +70,39 @@ export async function pollProviderPayment(
   );
 }
 
-/** Past its 24 h, unapproved, at a bank that must cancel it first (`expiryToldToBank`). */
-const expiryDueAtBank = (record: PaymentRecord, now: Date): boolean =>
+/** Unapproved, at a bank that takes approval as final and has no deadline of ours (`expiryToldToBank`). */
+const awaitingCustomerAtBank = (record: PaymentRecord): boolean =>
   !isTerminal(record.status) &&
   record.status !== 'PENDING' &&
   !record.approvedAt &&
-  providerDescriptor(record.provider)?.expiryToldToBank === true &&
-  paymentNow(record, now).getTime() >= record.expiresAt.getTime();
+  providerDescriptor(record.provider)?.expiryToldToBank === true;
+
+/** Past its 24 h, at a bank that must cancel it first. */
+const expiryDueAtBank = (record: PaymentRecord, now: Date): boolean =>
+  awaitingCustomerAtBank(record) && paymentNow(record, now).getTime() >= record.expiresAt.getTime();
 
 /**
- * Our 24 h expiry at a bank that sets no deadline of its own and takes approval as final: the
- * bank cancels the payment first, then it is EXPIRED here, so a customer can never approve there
- * a payment we answered EXPIRED. The bank refusing because the customer approved meanwhile: its
- * status is read and applied instead. Not answered (an outage, a timeout): the next poll asks
- * again. A cancel is safe to repeat, so a crash between the bank's yes and our write is too.
+ * Its merchant suspended (`org:set-active --active false`) while its customer could still approve
+ * it at such a bank: our link and return refuse a suspended merchant's customers, but the bank's
+ * page does not ask us. Found by the poll, which reads every such payment from its start (at
+ * most POLL_MAX_MS apart), so it is withdrawn within minutes of the suspension.
  */
-async function expireAtBank(deps: PaymentsDeps, loaded: LoadedPayment): Promise<LoadedPayment> {
+const suspendedWhileAtBank = async (deps: PaymentsDeps, record: PaymentRecord): Promise<boolean> =>
+  awaitingCustomerAtBank(record) && !(await organizationView(deps.em, record.organizationId)).active;
+
+/**
+ * Our 24 h expiry, or a suspension, at a bank that sets no deadline of its own and takes approval
+ * as final: the bank cancels the payment first, then `event` (EXPIRED, CANCELLED) is applied
+ * here, so a customer can never approve there a payment we answered finished. The bank refusing
+ * because the customer approved meanwhile: its status is read and applied instead. Not answered
+ * (an outage, a timeout): the next poll asks again. A cancel is safe to repeat, so a crash
+ * between the bank's yes and our write is too.
+ */
+async function withdrawAtBank(
+  deps: PaymentsDeps,
+  loaded: LoadedPayment,
+  event: (record: PaymentRecord, now: Date) => Change,
+): Promise<LoadedPayment> {
   const { record } = loaded;
   const provider = deps.providers.get(record.provider);
   if (!provider) return loaded;
@@ -86,7 +110,10 @@ async function expireAtBank(deps: PaymentsDeps, loaded: LoadedPayment): Promise<
     await provider.cancelPayment(record, deps.clock.now());
   } catch (error) {
     if (!(error instanceof AppError && error.kind === 'PAYMENT_NOT_CANCELLABLE')) throw error;
-    deps.logger.info({ paymentId: record.id }, 'approved at the bank as it expired here: its status decides');
+    deps.logger.info(
+      { paymentId: record.id },
+      'approved at the bank as it was withdrawn: its status decides',
+    );
     return refreshPayment(
       deps,
       { paymentId: record.id },
@@ -94,5 +121,5 @@ async function expireAtBank(deps: PaymentsDeps, loaded: LoadedPayment): Promise<
       'report',
     );
   }
-  return applyPaymentEvent(deps, { paymentId: record.id }, expireAfterBankCancel, { whileClaimed: 'hold' });
+  return applyPaymentEvent(deps, { paymentId: record.id }, event, { whileClaimed: 'hold' });
 }

@@ -72,7 +72,7 @@ const euro = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const sync = (paymentId: string) => post(app, headers, `/api/payments/${paymentId}/sync`);
+const sync = (paymentId: string, as = headers) => post(app, as, `/api/payments/${paymentId}/sync`);
 const storedCount = () => orm.em.fork().count(Payment, { organization: merchant.organizationId });
 
 /** Our link -> 303 to the bank's page -> the customer decides -> back at our callback. */
@@ -93,12 +93,36 @@ async function customerAtBank(
   return app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
 }
 
-const finished = (paymentId: string) =>
+const finished = (paymentId: string, as = headers) =>
   until(async () => {
-    await sync(paymentId);
-    const read = await readPayment(app, headers, paymentId);
+    await sync(paymentId, as);
+    const read = await readPayment(app, as, paymentId);
     return ['COMPLETED', 'FAILED'].includes(read.status) ? read : undefined;
   });
+
+/** The payment's status at the bank, read as our TPP. */
+async function statusAtBank(paymentId: string): Promise<string> {
+  const [row] = await orm.em
+    .getConnection()
+    .execute<{ bankPaymentId: string; product: string }[]>(
+      `select bank_payment_id as "bankPaymentId", product from nextgenpsd2_payment where payment_id = ?`,
+      [paymentId],
+    );
+  const answer = await tpp.call('GET', `/v1/payments/${row?.product}/${row?.bankPaymentId}/status`, {
+    schema: 'paymentInitiationStatusResponse-200_json',
+  });
+  return (answer.body as { transactionStatus: string }).transactionStatus;
+}
+
+/** One poll of the worker's, as its job runs it. */
+async function pollOnce(paymentId: string, attempt: number): Promise<void> {
+  const providers = await defaultProviderRegistry(config, orm);
+  try {
+    await pollProviderPayment(domainDeps(orm, clock, config, { providers, scheduler }), paymentId, attempt);
+  } finally {
+    for (const code of providers.codes()) await providers.get(code)?.close?.();
+  }
+}
 
 describe('nextgenpsd2 through the service', () => {
   test('an approved organization sees the provider and Sandbox Bank EU (DE)', async () => {
@@ -217,40 +241,45 @@ describe('nextgenpsd2 through the service', () => {
     expect(opened.body).toContain('This payment is cancelled');
   });
 
+  test("a suspended merchant's payment still awaiting its customer at the bank is withdrawn by the next poll", async () => {
+    const suspended = await factories.createMerchant();
+    await factories.approveProvider(suspended.organizationId, 'nextgenpsd2');
+    const waiting = await created(app, suspended.headers, euro());
+    const approved = await created(app, suspended.headers, euro());
+    expect((await customerAtBank(approved, 'approve')).statusCode).toBe(200);
+    await factories.setActive(suspended.organizationId, false);
+    // Our link now refuses its customers, but the bank's page does not ask us.
+    expect(await statusAtBank(waiting.paymentId)).toBe('RCVD');
+
+    await pollOnce(waiting.paymentId, 3);
+    expect(await statusAtBank(waiting.paymentId)).toBe('CANC');
+    // Approved before the suspension: the bank executes it, and its status decides.
+    await pollOnce(approved.paymentId, 3);
+    expect(await statusAtBank(approved.paymentId)).not.toBe('CANC');
+
+    // Read once the operator lets the merchant back in (a suspended key reads nothing): the
+    // withdrawn payment stays CANCELLED.
+    await factories.setActive(suspended.organizationId, true);
+    const read = await readPayment(app, suspended.headers, waiting.paymentId);
+    expect(read).toMatchObject({
+      status: 'CANCELLED',
+      isoStatus: { code: 'CANC', reason: { code: 'CUST' } },
+    });
+    expect(read.statusHistory.at(-1)?.details).toBe('Cancelled: the merchant’s account is suspended');
+    expect((await finished(approved.paymentId, suspended.headers)).status).toBe('COMPLETED');
+  });
+
   // Last: it moves the file's clock a day ahead.
   test('polled from its start (the bank has no push), and our 24 h expiry told to the bank', async () => {
     const payment = await created(app, headers, euro());
     // The customer never comes back through our callback: the service polls by itself anyway.
     expect(polls).toContainEqual({ paymentId: payment.paymentId, attempt: 1 });
-    const [row] = await orm.em
-      .getConnection()
-      .execute<{ bankPaymentId: string; product: string }[]>(
-        `select bank_payment_id as "bankPaymentId", product from nextgenpsd2_payment where payment_id = ?`,
-        [payment.paymentId],
-      );
-    const atBank = async () =>
-      (
-        (
-          await tpp.call('GET', `/v1/payments/${row?.product}/${row?.bankPaymentId}/status`, {
-            schema: 'paymentInitiationStatusResponse-200_json',
-          })
-        ).body as { transactionStatus: string }
-      ).transactionStatus;
-    expect(await atBank()).toBe('RCVD');
+    expect(await statusAtBank(payment.paymentId)).toBe('RCVD');
     clock.advance(24 * HOUR + 1_000);
     // Not on the clock alone: the bank must cancel it first, or the customer could still approve there.
     expect((await readPayment(app, headers, payment.paymentId)).status).toBe('AUTHORIZING');
-    const providers = await defaultProviderRegistry(config, orm);
-    try {
-      await pollProviderPayment(
-        domainDeps(orm, clock, config, { providers, scheduler }),
-        payment.paymentId,
-        40,
-      );
-    } finally {
-      for (const code of providers.codes()) await providers.get(code)?.close?.();
-    }
+    await pollOnce(payment.paymentId, 40);
     expect((await readPayment(app, headers, payment.paymentId)).status).toBe('EXPIRED');
-    expect(await atBank()).toBe('CANC');
+    expect(await statusAtBank(payment.paymentId)).toBe('CANC');
   });
 });
