@@ -134,7 +134,9 @@ const EnvSchema = z.object({
   MAILDEV_WEB_PORT: port(1080),
   /**
    * Behind a load balancer: its addresses/CIDRs (comma-separated) or a hop count, so the client
-   * address (per-address rate limits) comes from X-Forwarded-For. Unset: the socket's address.
+   * address comes from X-Forwarded-For: per-address rate limits count it, and a bank that asks
+   * the customer's address (nextgenpsd2's PSU-IP-Address) is told it. Unset: the socket's
+   * address. Prefer the addresses: a hop count too high believes the client's own header.
    */
   TRUST_PROXY: optional(
     z

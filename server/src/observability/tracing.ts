@@ -137,7 +137,13 @@ export async function inSpan<T>(
   name: string,
   attributes: Record<string, string | number | boolean | undefined>,
   work: () => Promise<T>,
-  options: { kind?: SpanKind; parent?: Context; links?: Link[] } = {},
+  options: {
+    kind?: SpanKind;
+    parent?: Context;
+    links?: Link[];
+    /** Whether a thrown error is the span's failure (default: any); a client's refusal is not. */
+    failed?: (error: unknown) => boolean;
+  } = {},
 ): Promise<T> {
   const parent = options.parent ?? context.active();
   const span = tracer.startSpan(
@@ -151,6 +157,7 @@ export async function inSpan<T>(
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (error) {
+    if (options.failed && !options.failed(error)) throw error;
     // The error's kind, never its message or stack: a mailer's error names the recipient, a
     // bank's may quote its answer, a database error the row (issue 31 item 2, its review).
     span.recordException({ name: errorKindOf(error), message: errorKindOf(error) });

@@ -68,12 +68,19 @@ export const publicProcedure = t.procedure.use(({ ctx, path, type, next }) =>
   inProcedureSpan(ctx, path, type, () => next()),
 );
 
+/**
+ * A refusal of the caller (a 4xx: a wrong key, a spent budget, bad input) is not the span's
+ * failure, as OpenTelemetry's server spans count it: a flood of 401s is not a flood of errors.
+ */
 function inProcedureSpan<T>(ctx: Context, path: string, type: string, work: () => Promise<T>): Promise<T> {
   return inSpan(
     `trpc ${path}`,
     { 'rpc.system': 'trpc', 'rpc.method': path, 'trpc.type': type, 'pis.request_id': ctx.requestId },
     work,
-    ctx.traceParent ? { parent: ctx.traceParent() } : {},
+    {
+      ...(ctx.traceParent ? { parent: ctx.traceParent() } : {}),
+      failed: (error) => publicFailure(error).status >= 500,
+    },
   );
 }
 export const createCallerFactory = t.createCallerFactory;

@@ -187,4 +187,21 @@ describe('tracing on (in-memory exporter)', () => {
     // nothing but the propagator reads it).
     expect(JSON.stringify(spans.map((s) => s.attributes))).not.toMatch(/forged|xxxx|garbage/);
   });
+
+  it("a caller's refusal (401) is a span of its own, not an error span", async () => {
+    const exporter = memory as InMemorySpanExporter;
+    exporter.reset();
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/api/payments',
+      headers: { 'x-api-key': 'pis_test_not-a-key', 'x-request-id': 'req-trace-refused' },
+    });
+    expect(refused.statusCode).toBe(401);
+    const procedure = exporter
+      .getFinishedSpans()
+      .find((s) => s.name === 'trpc payments.list' && s.attributes['pis.request_id'] === 'req-trace-refused');
+    expect(procedure).toBeDefined();
+    expect(procedure?.status.code).not.toBe(2); // SpanStatusCode.ERROR
+    expect(procedure?.events).toEqual([]);
+  });
 });

@@ -187,15 +187,20 @@ describe('nextgenpsd2 against a bank that answers badly', () => {
     }
   });
 
-  test("PSU-IP-Address: the customer's address when the start is theirs, else ours", async () => {
+  test("PSU-IP-Address: the customer's public address when the start is theirs, else ours", async () => {
     script = (_request, response) => json(response, 201, created());
-    await provider.startPayment(newPayment(), new Date(), { customerAddress: '203.0.113.7' });
-    expect(seen.at(-1)?.headers['psu-ip-address']).toBe('203.0.113.7');
-    await provider.startPayment(newPayment(), new Date(), { customerAddress: '2001:db8::7' });
-    expect(seen.at(-1)?.headers['psu-ip-address']).toBe('2001:db8::7');
-    // Not an address (a socket without one): never sent on as it is.
-    await provider.startPayment(newPayment(), new Date(), { customerAddress: 'unknown' });
-    expect(seen.at(-1)?.headers['psu-ip-address']).toBe('127.0.0.1');
+    const told = async (customerAddress: string) => {
+      await provider.startPayment(newPayment(), new Date(), { customerAddress });
+      return seen.at(-1)?.headers['psu-ip-address'];
+    };
+    expect(await told('81.2.69.160')).toBe('81.2.69.160');
+    expect(await told('2a00:1450:4001:81b::200e')).toBe('2a00:1450:4001:81b::200e');
+    expect(await told('::ffff:81.2.69.160')).toBe('81.2.69.160');
+    // A proxy's, our own network's or no address at all (TRUST_PROXY unset behind a load
+    // balancer): not the customer's, so ours, never passed on as it is.
+    for (const notTheCustomers of ['10.0.0.7', '192.168.1.20', '127.0.0.1', 'fd00::1', 'unknown']) {
+      expect(await told(notTheCustomers)).toBe('127.0.0.1');
+    }
   });
 
   test('a scaRedirect to a script, with user information, to another host or port: refused and withdrawn', async () => {
@@ -240,6 +245,19 @@ describe('nextgenpsd2 against a bank that answers badly', () => {
     const refused = provider.startPayment(newPayment(), new Date());
     await expect(refused).rejects.toThrow(/503/);
     await expect(refused).rejects.not.toBeInstanceOf(ProviderOutcomeUnknownError);
+  });
+
+  test('a stored scaRedirect off the pages origin (stored under an earlier rule) is not handed out', async () => {
+    const payment = await startedPayment();
+    script = (_request, response) => json(response, 200, { transactionStatus: 'RCVD' });
+    expect(await provider.authorize?.(payment, new Date())).toBe(created()._links.scaRedirect.href);
+    await orm.em
+      .getConnection()
+      .execute(`update nextgenpsd2_payment set sca_redirect = ? where payment_id = ?`, [
+        `http://127.0.0.1:${port + 1}/xs2a/sca/sca-1`,
+        payment.id,
+      ]);
+    expect(await provider.authorize?.(payment, new Date())).toBeNull();
   });
 
   test('a POST whose answer is lost is an unknown outcome; hasPayment then says no', async () => {

@@ -11,6 +11,7 @@ import {
   type PaymentRecord,
   reportFromBank,
 } from '@pis/shared';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm.ts';
 import { bankLink, type LinkConfig } from '../../links/customer-links.ts';
@@ -138,8 +139,12 @@ export function createNextgenpsd2Provider(
     let ownAddress: Promise<string> | undefined;
     const opened = {
       connection: connectXs2a(client),
+      // Learnt once; a failure (no route, DNS down) is not kept: the next start asks again.
       ownAddress: () => {
-        ownAddress ??= addressTowards(new URL(client.baseUrl)).catch(() => PSU_IP_UNKNOWN);
+        ownAddress ??= addressTowards(new URL(client.baseUrl)).catch(() => {
+          ownAddress = undefined;
+          return PSU_IP_UNKNOWN;
+        });
         return ownAddress;
       },
       pages: scaPagesCheck(settings.scaRedirectOrigins ?? client.scaRedirectOrigins, new URL(client.baseUrl)),
@@ -272,9 +277,7 @@ export function createNextgenpsd2Provider(
           await connection.call('POST', `/v1/payments/${PRODUCT}`, {
             body,
             headers: {
-              'psu-ip-address': net.isIP(options?.customerAddress ?? '')
-                ? (options?.customerAddress as string)
-                : await ownAddress(),
+              'psu-ip-address': publicAddress(options?.customerAddress) ?? (await ownAddress()),
               'tpp-redirect-uri': redirect,
               'tpp-nok-redirect-uri': `${redirect}&nok=1`,
               'tpp-redirect-preferred': 'true',
@@ -325,6 +328,15 @@ export function createNextgenpsd2Provider(
     async authorize(payment, now) {
       const row = await rowOf(payment.id);
       if (!row?.bankPaymentId || !row.scaRedirect || row.callbackAt) return null;
+      // Checked again as it is handed out: one stored under an earlier rule or configuration.
+      const stored = URL.parse(row.scaRedirect);
+      if (!stored || !bank(row.bankId).pages(stored)) {
+        logger.warn(
+          { paymentId: payment.id },
+          'nextgenpsd2 stored scaRedirect off the bank pages origin: not opened',
+        );
+        return null;
+      }
       const known = payment.providerStatus?.transaction;
       if (known && known !== 'RCVD') return null;
       // Each open is a signed call to the bank: bounded per payment, whoever opens it.
@@ -525,11 +537,37 @@ async function addressTowards(url: URL): Promise<string> {
   const socket = dgram.createSocket(net.isIPv6(host) ? 'udp6' : 'udp4');
   try {
     await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.connect(Number(url.port || 443), host, () => resolve());
+      const timer = setTimeout(
+        () => reject(new Error('no route to the bank learnt in time')),
+        ROUTE_TIMEOUT_MS,
+      );
+      const settle = (error?: Error | null) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      socket.once('error', settle);
+      socket.connect(Number(url.port || 443), host, settle);
     });
-    return socket.address().address;
+    const { address } = socket.address();
+    // An unbound socket's address (no route was found) is not ours to give.
+    if (address === '0.0.0.0' || address === '::') throw new Error('no local address towards the bank');
+    return address;
   } finally {
     socket.close();
   }
+}
+
+/** How long the route (and its DNS lookup) to the bank may take to learn. */
+const ROUTE_TIMEOUT_MS = 5_000;
+
+/**
+ * The customer's address if it is a public unicast one. A private, loopback or reserved one means
+ * we see a proxy's or our own network, not the customer (TRUST_PROXY unset behind a load
+ * balancer): the bank's fraud checks are better served by ours than by one shared wrong address.
+ */
+function publicAddress(address: string | undefined): string | undefined {
+  if (!address || !ipaddr.isValid(address)) return undefined;
+  const parsed = ipaddr.process(address);
+  return parsed.range() === 'unicast' ? parsed.toString() : undefined;
 }
