@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import dgram from 'node:dgram';
 import net from 'node:net';
 import {
   AppError,
@@ -534,6 +533,8 @@ export function scaPagesCheck(origins: readonly string[] | undefined, apiBase: U
  */
 async function addressTowards(url: URL): Promise<string> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Loaded when first needed (an API_ONLY start): half a megabyte a process need not hold idle.
+  const { default: dgram } = await import('node:dgram');
   const socket = dgram.createSocket(net.isIPv6(host) ? 'udp6' : 'udp4');
   try {
     await new Promise<void>((resolve, reject) => {
