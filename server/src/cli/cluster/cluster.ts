@@ -30,7 +30,15 @@ import {
   STANZA,
   socketDir,
 } from './files.ts';
-import { alive, ClusterError, markedProcesses, spawnDetached, stopMarked, waitFor } from './processes.ts';
+import {
+  alive,
+  ClusterError,
+  isZombie,
+  markedProcesses,
+  spawnDetached,
+  stopMarked,
+  waitFor,
+} from './processes.ts';
 
 const run = promisify(execFile);
 
@@ -370,9 +378,10 @@ async function startCluster(
   }
   await writeState(state);
 
+  const started: number[] = [];
   for (const [index, port] of state.instancePorts.entries()) {
     log(`service instance ${index + 1} on 127.0.0.1:${port}`);
-    await startInstance(state, index);
+    started[index] = await startInstance(state, index);
   }
   // The instances' ports were chosen a minute ago, before etcd and Patroni: another process may
   // have bound one since. Such an instance ends with EADDRINUSE and starts again on a fresh port
@@ -382,7 +391,12 @@ async function startCluster(
     state.instancePorts.map((_, index) =>
       waitFor(`service instance ${index + 1} ready`, 90_000, async () => {
         const port = state.instancePorts[index] as number;
-        if (!(await instancePids(dir)).some((i) => i.port === port)) {
+        // By its PID too: while an instance re-executes itself with its memory settings (same
+        // PID, lifecycle/memory-settings.ts) its environment cannot be read, and one look at
+        // /proc then took a starting instance for one that exited (a CI flake).
+        const pid = started[index] as number;
+        const exited = !alive(pid) || (await isZombie(pid));
+        if (exited && !(await instancePids(dir)).some((i) => i.port === port)) {
           const file = logFile(`instance-${index + 1}`);
           const output = await readFile(file, 'utf8').catch(() => '');
           if (output.includes('EADDRINUSE') && (portRetries[index] ?? 0) < 3) {
@@ -395,7 +409,7 @@ async function startCluster(
             state.instancePorts[index] = fresh as number;
             log(`service instance ${index + 1}: port ${port} taken, now on ${fresh}`);
             await writeState(state);
-            await startInstance(state, index);
+            started[index] = await startInstance(state, index);
             return false;
           }
           const tail = output.trim().split('\n').slice(-15).join('\n');

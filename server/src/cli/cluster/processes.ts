@@ -50,7 +50,7 @@ export async function markedProcesses(dir: string): Promise<Marked[]> {
   return found.sort((a, b) => a.pid - b.pid);
 }
 
-async function isZombie(pid: number): Promise<boolean> {
+export async function isZombie(pid: number): Promise<boolean> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
