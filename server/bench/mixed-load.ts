@@ -61,24 +61,12 @@ export async function measureMixedLoad(
   minutes: number,
 ): Promise<MixedLoadResult> {
   const databaseUrl = await throwaway.createDatabase('mixed');
-  const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      LINK_SIGNING_SECRET: randomBytes(32).toString('base64url'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMITS: 'off',
-      // A deployment's shape: mail goes out through SMTP (none is sent here), no dev inbox.
-      SMTP_URL: 'smtp://127.0.0.1:9',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // A start after the first of this code, as a deployment restarts: the first fills Node's compile
+  // cache (lifecycle/memory-settings.ts), without which the type stripper stays resident.
+  const first = await startServer(databaseUrl);
+  await stopServer(first.child);
+  const { child, url } = await startServer(databaseUrl);
   try {
-    const url = `http://127.0.0.1:${port}`;
-    await waitUntilUp(url, child);
     const headers = { 'x-api-key': await merchantKey(databaseUrl), 'content-type': 'application/json' };
     const postgresDataDir = path.join(throwaway.dir, 'postgres');
     // Postgres's own idle work (the workers' polls, pg-boss, autovacuum, the WAL writer) over the
@@ -132,9 +120,46 @@ export async function measureMixedLoad(
       ),
     };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stopServer(child);
   }
+}
+
+/** The service as a deployment runs it, on a free port; resolves once it answers. */
+async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      LINK_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMITS: 'off',
+      // A deployment's shape: mail goes out through SMTP (none is sent here), no dev inbox.
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      // The Mock bank only, as on a clean clone: a checkout's sandbox-bank client files
+      // (.data/sandbox-bank, from npm start) would load the real providers' modules.
+      OBIE: 'off',
+      NEXTGENPSD2: 'off',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilUp(url, child);
+  } catch (error) {
+    await stopServer(child);
+    throw error;
+  }
+  return { child, url };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 async function onePayment(

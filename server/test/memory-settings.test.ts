@@ -13,9 +13,14 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 
 const SETTINGS = path.resolve(import.meta.dirname, '../src/lifecycle/memory-settings.ts');
 
-async function entryPoint(env: Record<string, string>, flags: string[] = []) {
+async function tempDir() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pis-memory-'));
   onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function entryPoint(env: Record<string, string>, flags: string[] = []) {
+  const dir = await tempDir();
   const script = path.join(dir, 'entry.mjs');
   await writeFile(
     script,
@@ -27,6 +32,8 @@ async function entryPoint(env: Record<string, string>, flags: string[] = []) {
     process.stdout.write(JSON.stringify({
       pid: process.pid, phase: 'after', execArgv: process.execArgv, argv: process.argv.slice(2),
       arena: process.env.MALLOC_ARENA_MAX ?? null, youngMb: (young?.space_size ?? 0) / 1048576,
+      compileCache: (await import('node:module')).getCompileCacheDir() ?? null,
+      typeStripperLoaded: process.moduleLoadList.some((name) => name.includes('amaro')),
     }) + '\\n');`,
   );
   const { stdout } = await promisify(execFile)(process.execPath, [...flags, script, 'an-argument'], {
@@ -49,6 +56,20 @@ describe('the memory settings every entry point applies', () => {
     expect(after.argv).toEqual(['an-argument']);
     expect(after.arena).toBe('2');
     expect(after.youngMb).toBeLessThanOrEqual(8);
+    // Node's compile cache, in the folder beside the code (Node adds a subfolder per version and user).
+    expect(after.compileCache).toContain(
+      path.resolve(import.meta.dirname, '../../node_modules/.cache/node-compile-cache'),
+    );
+  });
+
+  it('a start whose modules are cached does not load the type stripper (its memory stays resident)', async () => {
+    // The operator's own cache folder is kept: a fresh one here, so the first start fills it.
+    const NODE_COMPILE_CACHE = await tempDir();
+    const first = await entryPoint({ NODE_COMPILE_CACHE });
+    expect(first[2].compileCache).toContain(NODE_COMPILE_CACHE);
+    expect(first[2].typeStripperLoaded).toBe(true);
+    const second = await entryPoint({ NODE_COMPILE_CACHE });
+    expect(second[2].typeStripperLoaded).toBe(false);
   });
 
   it("keeps the operator's own values, and PIS_MEMORY_SETTINGS=off leaves Node's defaults", async () => {
@@ -58,9 +79,14 @@ describe('the memory settings every entry point applies', () => {
     expect(own[2].arena).toBe('4');
     expect(own[2].execArgv).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=30']);
 
+    const noCache = await entryPoint({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(noCache[2].compileCache).toBeNull();
+    expect(noCache[2].arena).toBe('2');
+
     const off = await entryPoint({ PIS_MEMORY_SETTINGS: 'off' });
     expect(off.map((line) => line.phase)).toEqual(['before', 'after']);
     expect(off[1].arena).toBeNull();
     expect(off[1].execArgv).toEqual([]);
+    expect(off[1].compileCache).toBeNull();
   });
 });
