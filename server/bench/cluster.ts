@@ -16,7 +16,7 @@ import {
 import { systemClock } from '../src/clock.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { createOrganization } from '../src/organizations/organization-admin.ts';
-import { longestGap, startLoad, windowAfter } from '../test/cluster/load.ts';
+import { longestGap, longestRetry, startLoad, windowAfter } from '../test/cluster/load.ts';
 import type { Goal } from './goals.ts';
 import { runLoad } from './load-runner.ts';
 import { seedPayments } from './seed-payments.ts';
@@ -123,9 +123,11 @@ export async function measureCluster(options: { payments: number }): Promise<Clu
     await sleep(2_000);
     const moved = await switchover(dir, log);
     await sleep(3_000);
-    const switchoverGapSeconds = longestGap((await load.stop()).answers) / 1000;
+    const switched = (await load.stop()).answers;
+    const switchoverGapSeconds = longestGap(switched) / 1000;
     log(
-      `switchover: ${moved.switchover.seconds} s; longest time without a create answered 201: ${switchoverGapSeconds.toFixed(1)} s`,
+      `switchover: ${moved.switchover.seconds} s; longest time without a create answered 201: ${switchoverGapSeconds.toFixed(1)} s; ` +
+        `longest retry of one order: ${(longestRetry(switched) / 1000).toFixed(1)} s`,
     );
 
     // A restore at scale: seed, back up, one more create, restore to just after it.

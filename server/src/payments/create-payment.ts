@@ -1,4 +1,5 @@
 import {
+  AppError,
   byActor,
   type Change,
   type CreatedPayment,
@@ -27,6 +28,7 @@ import {
   holdIdempotencyClaim,
   type IdempotencyClaim,
   requestHash,
+  settleFailedClaim,
 } from './idempotency.ts';
 import { insertPayment } from './payment-store.ts';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
@@ -69,7 +71,14 @@ export async function createPayment(
   // Claimed before the provider hears of anything: a concurrent duplicate is refused (409) or,
   // once this one is done, answered with its result.
   if (claim) {
-    const replay = await claimIdempotencyKey(deps.em, claim, now);
+    const replay = await claimIdempotencyKey(deps.em, claim, now).catch(async (error: unknown) => {
+      // Not a refusal: the claim may have committed and its answer been lost with the connection
+      // (a failover). Freed by its token, which deletes nothing if it never landed.
+      if (!(error instanceof AppError)) {
+        await settleFailedClaim(() => dropIdempotencyClaim(deps.em, claim), deps.logger);
+      }
+      throw error;
+    });
     if (replay) return replay;
   }
   try {
@@ -78,15 +87,11 @@ export async function createPayment(
     // A provider whose answer never came may have started the payment: keep the key claimed
     // longer (duplicates get 409 meanwhile) rather than start a second one. Otherwise free it.
     if (claim) {
-      const settle =
-        error instanceof ProviderOutcomeUnknown
-          ? holdIdempotencyClaim(deps.em, claim, now)
-          : dropIdempotencyClaim(deps.em, claim);
-      await settle.catch((settleError: unknown) =>
-        deps.logger.warn(
-          { err: settleError },
-          'could not settle an Idempotency-Key claim; it frees itself later',
-        ),
+      const unknownOutcome = error instanceof ProviderOutcomeUnknown;
+      await settleFailedClaim(
+        () =>
+          unknownOutcome ? holdIdempotencyClaim(deps.em, claim, now) : dropIdempotencyClaim(deps.em, claim),
+        deps.logger,
       );
     }
     throw error;

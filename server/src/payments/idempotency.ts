@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AppError,
   type CreatedPayment,
@@ -9,6 +10,7 @@ import {
 } from '@pis/shared';
 import { IdempotencyKey } from '../db/entities/index.ts';
 import type { EntityManager } from '../db/orm.ts';
+import type { Logger } from '../logger.ts';
 
 /**
  * `Idempotency-Key` on create (as Stripe's): a retry with the same key and the same request gets
@@ -131,6 +133,41 @@ export async function dropIdempotencyClaim(em: EntityManager, claim: Idempotency
     key: claim.key,
     claimToken: claim.token,
   });
+}
+
+/** How often a claim that could not be settled is tried again (settleFailedClaim). */
+export const SETTLE_RETRY_MS = 250;
+
+/**
+ * Settles a failed create's claim (`settle`: hold or drop it). When that fails too, because the
+ * database is what failed (a failover cuts every connection), it is tried again in the background
+ * until it lands or ABANDONED_CLAIM_MS has passed, when the claim counts as abandoned anyway; the
+ * request's answer does not wait for it. Without this, a merchant's retry after a failover's 503
+ * got 409 IDEMPOTENCY_KEY_IN_PROGRESS for up to ABANDONED_CLAIM_MS although the database was back
+ * within seconds, and a hold that never landed lapsed into abandonment while the bank might still
+ * start the payment. Settling late is always safe: both statements touch only this request's own
+ * claim (its token), never a payment's stored answer or a claim another request has taken over.
+ */
+export async function settleFailedClaim(settle: () => Promise<void>, logger: Logger): Promise<void> {
+  try {
+    await settle();
+    return;
+  } catch (error) {
+    logger.warn({ err: error }, 'could not settle an Idempotency-Key claim; trying again in the background');
+  }
+  const giveUpAt = performance.now() + ABANDONED_CLAIM_MS;
+  void (async () => {
+    while (performance.now() < giveUpAt) {
+      // Unreferenced: a process that is stopping does not wait for this; the claim frees itself.
+      await sleep(SETTLE_RETRY_MS, undefined, { ref: false });
+      try {
+        await settle();
+        logger.info('an Idempotency-Key claim was settled once the database answered again');
+        return;
+      } catch {}
+    }
+    logger.warn('an Idempotency-Key claim could not be settled; it counts as abandoned from now on');
+  })();
 }
 
 /**

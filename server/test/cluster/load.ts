@@ -258,6 +258,26 @@ export function windowAfter(answers: Answer[], from: number): number {
   return next ? next.answeredAt - from : Number.POSITIVE_INFINITY;
 }
 
+/**
+ * The longest one order waited, from its first create answered otherwise than 201 to its 201: an
+ * order whose create failed while the leader moved is created once the database answers again,
+ * not refused 409 IDEMPOTENCY_KEY_IN_PROGRESS until its claim counts as abandoned.
+ */
+export function longestRetry(answers: Answer[]): number {
+  const failedAt = new Map<string, number>();
+  let longest = 0;
+  for (const answer of [...answers].sort((a, b) => a.answeredAt - b.answeredAt)) {
+    if (!answer.key || answer.kind === 'approve') continue;
+    if (answer.status !== 201) {
+      if (!failedAt.has(answer.key)) failedAt.set(answer.key, answer.answeredAt);
+      continue;
+    }
+    const from = failedAt.get(answer.key);
+    if (from !== undefined) longest = Math.max(longest, answer.answeredAt - from);
+  }
+  return longest;
+}
+
 /** The longest time between two creates answered 201 (by when they were answered). */
 export function longestGap(answers: Answer[]): number {
   const times = answers

@@ -1,11 +1,22 @@
-import { describe, expect, test } from 'vitest';
+import { CreatePaymentInput } from '@pis/shared';
+import { describe, expect, test, vi } from 'vitest';
 import { IdempotencyKey, Payment } from '../../src/db/entities/index.ts';
-import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
+import type { EntityManager } from '../../src/db/orm.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { createPayment as createPaymentDirectly } from '../../src/payments/create-payment.ts';
+import {
+  ABANDONED_CLAIM_MS,
+  claimIdempotencyKey,
+  dropIdempotencyClaim,
+  purgeExpiredIdempotencyKeys,
+  SETTLE_RETRY_MS,
+  settleFailedClaim,
+} from '../../src/payments/idempotency.ts';
 import { expectFailure, expectSuccess, expectValidationFailed } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
-import { type CreatedData, createPayment, HOUR, paymentBody } from './payment-fixtures.ts';
+import { type CreatedData, createPayment, domainDeps, HOUR, paymentBody } from './payment-fixtures.ts';
 
-const { app, factories, clock, orm } = await createTestApp();
+const { app, factories, clock, orm, config } = await createTestApp();
 const merchant = await factories.createMerchant();
 
 const withKey = (key: string, headers = merchant.headers) => ({ ...headers, 'idempotency-key': key });
@@ -96,6 +107,73 @@ describe('Idempotency-Key on POST /api/payments', () => {
       await createPayment(app, withKey('order-6'), paymentBody({ amount: { value: '0', currency: 'GBP' } })),
     );
     expectSuccess(await createPayment(app, withKey('order-6'), paymentBody()), 201);
+  });
+
+  test('a claim its failed request could not free (the database failing over) is freed once the database answers, not held until abandoned', async () => {
+    const claim = {
+      organizationId: merchant.organizationId,
+      mode: 'test' as const,
+      key: 'order-failover',
+      hash: 'fingerprint',
+      token: 'idem_first',
+    };
+    const claims = () => orm.em.fork().count(IdempotencyKey, { key: claim.key });
+    expect(await claimIdempotencyKey(orm.em, claim, clock.now())).toBeUndefined();
+    let unreachable = 3;
+    const started = performance.now();
+    await settleFailedClaim(async () => {
+      if (unreachable-- > 0) throw new Error('Connection terminated unexpectedly');
+      await dropIdempotencyClaim(orm.em, claim);
+    }, silentLogger());
+    // The failed request's answer (a 503) does not wait for the database to come back.
+    expect(performance.now() - started).toBeLessThan(SETTLE_RETRY_MS);
+    expect(await claims()).toBe(1);
+    await vi.waitFor(async () => expect(await claims()).toBe(0), { timeout: 5_000, interval: 50 });
+    expect(performance.now() - started).toBeLessThan(ABANDONED_CLAIM_MS / 3);
+    // The merchant's retry takes the key at once.
+    expect(await claimIdempotencyKey(orm.em, { ...claim, token: 'idem_retry' }, clock.now())).toBeUndefined();
+  });
+
+  test("a claim whose answer was lost with its connection (it committed) is freed: the merchant's retry creates the payment at once", async () => {
+    // The claim's insert commits, then its connection drops before the answer (a failover).
+    let lose = true;
+    const losingEm = new Proxy(orm.em, {
+      get: (target, property, receiver) =>
+        property === 'fork'
+          ? () => {
+              const fork = target.fork();
+              const execute = fork.execute.bind(fork);
+              return Object.assign(fork, {
+                execute: async (sql: string, ...rest: unknown[]) => {
+                  const result = await (execute as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+                  if (lose && sql.startsWith('insert into idempotency_key')) {
+                    lose = false;
+                    throw new Error('Connection terminated unexpectedly');
+                  }
+                  return result;
+                },
+              });
+            }
+          : Reflect.get(target, property, receiver),
+    }) as EntityManager;
+    const deps = domainDeps(orm, clock, config);
+    const caller = {
+      organizationId: merchant.organizationId,
+      approvedProviders: ['mock'],
+      mode: 'test' as const,
+    };
+    const command = CreatePaymentInput.parse(paymentBody());
+    const before = await paymentCount();
+    const lost = await createPaymentDirectly(
+      { ...deps, em: losingEm },
+      caller,
+      command,
+      'order-lost-claim',
+    ).catch((error: unknown) => error);
+    expect((lost as Error).message).toBe('Connection terminated unexpectedly');
+    const retry = await createPaymentDirectly(deps, caller, command, 'order-lost-claim');
+    expect(retry.paymentId).toMatch(/^pay_/);
+    expect(await paymentCount()).toBe(before + 1);
   });
 
   test('concurrent duplicates: one payment; each caller gets its 201 body, or 409 IN_PROGRESS while it runs', async () => {
