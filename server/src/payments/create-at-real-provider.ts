@@ -60,16 +60,25 @@ export async function createAtRealProvider(
       },
     );
   } catch (error) {
-    // The bank did not act: the payment was never more than received, and goes again.
-    if (!(error instanceof ProviderOutcomeUnknown)) await deleteUnsentPayment(deps.em.fork(), paymentId);
-    throw error;
+    if (error instanceof ProviderOutcomeUnknown) throw error;
+    // The bank did not act: the payment was never more than received, and goes again. One that
+    // stays (its provider claim says the bank may have acted: the database failed after the
+    // bank's answer) or that could not be deleted (the database away) is the reconcile job's, and
+    // its outcome unknown to the merchant: their retry must not start a second payment at the
+    // bank, so its Idempotency-Key is held (create-payment.ts), not freed.
+    const deleted = await deleteUnsentPayment(deps.em.fork(), paymentId).catch(() => false);
+    throw deleted ? error : new ProviderOutcomeUnknown();
   }
   const { applied, answer: customerUrl } = started;
   const created = toCreatedPayment(applied.record, customerUrl);
   if (claim) {
-    await deps.em.fork().transactional(async (em) => {
-      await completeIdempotencyKey(em, claim, paymentId, created);
-    });
+    // Started at the bank: a key that cannot be completed is held, as above, never freed.
+    await deps.em
+      .fork()
+      .transactional((em) => completeIdempotencyKey(em, claim, paymentId, created))
+      .catch(() => {
+        throw new ProviderOutcomeUnknown();
+      });
   }
   // The settle's own steps were counted by the change pipeline.
   countCreated(applied.record, received.history);

@@ -139,14 +139,22 @@ export async function dropIdempotencyClaim(em: EntityManager, claim: Idempotency
 export const SETTLE_RETRY_MS = 250;
 
 /**
+ * Claims this process is still trying to settle, at most: a long outage under many creates must
+ * not grow a loop (and a pool wait) per failed request; past it a claim frees itself as before.
+ */
+const SETTLING_AT_MOST = 100;
+let settling = 0;
+
+/**
  * Settles a failed create's claim (`settle`: hold or drop it). When that fails too, because the
  * database is what failed (a failover cuts every connection), it is tried again in the background
  * until it lands or ABANDONED_CLAIM_MS has passed, when the claim counts as abandoned anyway; the
  * request's answer does not wait for it. Without this, a merchant's retry after a failover's 503
  * got 409 IDEMPOTENCY_KEY_IN_PROGRESS for up to ABANDONED_CLAIM_MS although the database was back
  * within seconds, and a hold that never landed lapsed into abandonment while the bank might still
- * start the payment. Settling late is always safe: both statements touch only this request's own
- * claim (its token), never a payment's stored answer or a claim another request has taken over.
+ * start the payment. Both statements touch only this request's own claim (its token), never a
+ * payment's stored answer: one that lands after a retry took the key over does nothing, and that
+ * retry had waited out ABANDONED_CLAIM_MS, as it would have without this.
  */
 export async function settleFailedClaim(settle: () => Promise<void>, logger: Logger): Promise<void> {
   try {
@@ -155,18 +163,24 @@ export async function settleFailedClaim(settle: () => Promise<void>, logger: Log
   } catch (error) {
     logger.warn({ err: error }, 'could not settle an Idempotency-Key claim; trying again in the background');
   }
+  if (settling >= SETTLING_AT_MOST) return;
+  settling++;
   const giveUpAt = performance.now() + ABANDONED_CLAIM_MS;
   void (async () => {
-    while (performance.now() < giveUpAt) {
-      // Unreferenced: a process that is stopping does not wait for this; the claim frees itself.
-      await sleep(SETTLE_RETRY_MS, undefined, { ref: false });
-      try {
-        await settle();
-        logger.info('an Idempotency-Key claim was settled once the database answered again');
-        return;
-      } catch {}
+    try {
+      while (performance.now() < giveUpAt) {
+        // Unreferenced: a process that is stopping does not wait for this; the claim frees itself.
+        await sleep(SETTLE_RETRY_MS * (0.5 + Math.random()), undefined, { ref: false });
+        try {
+          await settle();
+          logger.info('an Idempotency-Key claim was settled once the database answered again');
+          return;
+        } catch {}
+      }
+      logger.warn('an Idempotency-Key claim could not be settled; it counts as abandoned from now on');
+    } finally {
+      settling--;
     }
-    logger.warn('an Idempotency-Key claim could not be settled; it counts as abandoned from now on');
   })();
 }
 

@@ -689,14 +689,16 @@ export async function insertClaim(em: EntityManager, paymentId: string, claim: S
  * A payment stored before its bank was called, which the bank then refused: it goes again, with
  * its history and claim (cascade), but only while it is still PENDING and unclaimed, so a
  * payment anything else has touched is never deleted (payments/create-at-real-provider.ts).
+ * True when it was deleted.
  */
-export async function deleteUnsentPayment(em: EntityManager, paymentId: string): Promise<void> {
-  await em.execute(
+export async function deleteUnsentPayment(em: EntityManager, paymentId: string): Promise<boolean> {
+  const deleted = await em.execute(
     `delete from payment where id = ? and status = 'PENDING'
        and not exists (select 1 from provider_claim where payment_id = ?)`,
     [paymentId, paymentId],
     'run',
   );
+  return ((deleted as { affectedRows?: number }).affectedRows ?? 0) === 1;
 }
 
 /** Under the payment's lock: the claim `claimId` goes (it was answered). */

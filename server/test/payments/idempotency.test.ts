@@ -1,4 +1,4 @@
-import { CreatePaymentInput } from '@pis/shared';
+import { type AppError, CreatePaymentInput } from '@pis/shared';
 import { describe, expect, test, vi } from 'vitest';
 import { IdempotencyKey, Payment } from '../../src/db/entities/index.ts';
 import type { EntityManager } from '../../src/db/orm.ts';
@@ -12,6 +12,8 @@ import {
   SETTLE_RETRY_MS,
   settleFailedClaim,
 } from '../../src/payments/idempotency.ts';
+import { createMockProvider } from '../../src/providers/mock-provider.ts';
+import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess, expectValidationFailed } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { type CreatedData, createPayment, domainDeps, HOUR, paymentBody } from './payment-fixtures.ts';
@@ -174,6 +176,38 @@ describe('Idempotency-Key on POST /api/payments', () => {
     const retry = await createPaymentDirectly(deps, caller, command, 'order-lost-claim');
     expect(retry.paymentId).toMatch(/^pay_/);
     expect(await paymentCount()).toBe(before + 1);
+  });
+
+  test("a create that fails after a bank that keeps payments may have started it holds its key: the merchant's retry starts nothing", async () => {
+    let starts = 0;
+    const mock = createMockProvider(config);
+    // A bank that keeps its own payments; between its answer and ours recording it, the payment
+    // changes under us (the database failing after the bank's answer is the case in the field).
+    const bank = {
+      ...mock,
+      keepsPayments: true,
+      startPayment: async (payment: { id: string }) => {
+        starts++;
+        await orm.em.fork().execute(`update payment set status = 'CANCELLED' where id = ?`, [payment.id]);
+        return { customerUrl: 'https://bank.example/approve' };
+      },
+    };
+    const deps = domainDeps(orm, clock, config, { providers: createProviderRegistry([bank]) });
+    const caller = {
+      organizationId: merchant.organizationId,
+      approvedProviders: ['mock'],
+      mode: 'test' as const,
+    };
+    const command = CreatePaymentInput.parse(paymentBody({ flowType: 'API_ONLY' }));
+    const first = await createPaymentDirectly(deps, caller, command, 'order-bank-answered').catch(
+      (error: unknown) => error,
+    );
+    expect((first as AppError).code).toBe('PROVIDER_UNAVAILABLE');
+    const retry = await createPaymentDirectly(deps, caller, command, 'order-bank-answered').catch(
+      (error: unknown) => error,
+    );
+    expect((retry as AppError).code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    expect(starts).toBe(1);
   });
 
   test('concurrent duplicates: one payment; each caller gets its 201 body, or 409 IN_PROGRESS while it runs', async () => {
