@@ -90,3 +90,7 @@ export async function migrate(orm: Orm, clientUrl: string): Promise<string[]> {
     await lock.end();
   }
 }
+
+/** Rows a statement run with `em.execute(sql, params, 'run')` changed (MikroORM's QueryResult). */
+export const affectedRows = (result: unknown): number =>
+  (result as { affectedRows?: number }).affectedRows ?? 0;

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { prefixOf } from '../auth/api-key-secret.ts';
-import type { Orm } from '../db/orm.ts';
+import { affectedRows, type Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { RouteResolver } from './http-metrics.ts';
 import { maskedBody, maskText } from './masking.ts';
@@ -283,7 +283,7 @@ export async function purgeRequestLog(orm: Orm): Promise<number> {
       [REQUEST_LOG_RETENTION_DAYS],
       'run',
     );
-    const count = (deleted as { affectedRows?: number }).affectedRows ?? 0;
+    const count = affectedRows(deleted);
     total += count;
     if (count < 5_000) break;
   }

@@ -14,7 +14,7 @@ import { searchedAmount } from '@pis/shared';
 import type { z } from 'zod';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
-import type { EntityManager } from '../db/orm.ts';
+import { affectedRows, type EntityManager } from '../db/orm.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 
 /**
@@ -698,7 +698,7 @@ export async function deleteUnsentPayment(em: EntityManager, paymentId: string):
     [paymentId, paymentId],
     'run',
   );
-  return ((deleted as { affectedRows?: number }).affectedRows ?? 0) === 1;
+  return affectedRows(deleted) === 1;
 }
 
 /** Under the payment's lock: the claim `claimId` goes (it was answered). */

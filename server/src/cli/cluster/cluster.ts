@@ -391,12 +391,11 @@ async function startCluster(
     state.instancePorts.map((_, index) =>
       waitFor(`service instance ${index + 1} ready`, 90_000, async () => {
         const port = state.instancePorts[index] as number;
-        // By its PID too: while an instance re-executes itself with its memory settings (same
-        // PID, lifecycle/memory-settings.ts) its environment cannot be read, and one look at
-        // /proc then took a starting instance for one that exited (a CI flake).
+        // By its PID, not by its mark in /proc: while an instance re-executes itself with its memory
+        // settings (same PID, lifecycle/memory-settings.ts) its environment cannot be read, and one
+        // look then took a starting instance for one that exited (a CI flake).
         const pid = started[index] as number;
-        const exited = !alive(pid) || (await isZombie(pid));
-        if (exited && !(await instancePids(dir)).some((i) => i.port === port)) {
+        if (!alive(pid) || (await isZombie(pid))) {
           const file = logFile(`instance-${index + 1}`);
           const output = await readFile(file, 'utf8').catch(() => '');
           if (output.includes('EADDRINUSE') && (portRetries[index] ?? 0) < 3) {
