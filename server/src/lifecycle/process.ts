@@ -12,6 +12,7 @@ import { attachMetricSources } from '../observability/metrics.ts';
 import { startProcessMetrics } from '../observability/process-metrics.ts';
 import { RequestLogWriter, startRequestLogRetention } from '../observability/request-log.ts';
 import { startTracing } from '../observability/tracing.ts';
+import { stopSettlingClaims } from '../payments/idempotency.ts';
 import { type PaymentWaiters, startPaymentWaiters } from '../payments/payment-waiters.ts';
 import { startWaitingReadCounts } from '../payments/waiting-read-counts.ts';
 import { defaultProviderRegistry } from '../providers/default-providers.ts';
@@ -50,6 +51,7 @@ export async function startBackgroundParts(
     },
     STEP_BUDGET_MS.database,
   );
+  shutdown.add('idempotency claims being settled', stopSettlingClaims);
   await startProcessMetrics({ config, logger, orm: database.orm, runWorker: options.runWorker }, shutdown);
   if (options.runWorker) {
     const retention = startRequestLogRetention(database.orm, logger);

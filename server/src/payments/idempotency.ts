@@ -144,6 +144,17 @@ export const SETTLE_RETRY_MS = 250;
  */
 const SETTLING_AT_MOST = 100;
 let settling = 0;
+/** Aborted when the process stops (stopSettlingClaims): a stopping process does not keep trying. */
+let stopping = new AbortController();
+
+/**
+ * A shutdown step, before the database closes: the claims still being settled are left to free
+ * themselves (ABANDONED_CLAIM_MS), as before this retry existed, and do not hold the exit up.
+ */
+export async function stopSettlingClaims(): Promise<void> {
+  stopping.abort();
+  stopping = new AbortController();
+}
 
 /**
  * Settles a failed create's claim (`settle`: hold or drop it). When that fails too, because the
@@ -166,11 +177,13 @@ export async function settleFailedClaim(settle: () => Promise<void>, logger: Log
   if (settling >= SETTLING_AT_MOST) return;
   settling++;
   const giveUpAt = performance.now() + ABANDONED_CLAIM_MS;
+  const { signal } = stopping;
   void (async () => {
     try {
-      while (performance.now() < giveUpAt) {
+      while (performance.now() < giveUpAt && !signal.aborted) {
         // Unreferenced: a process that is stopping does not wait for this; the claim frees itself.
         await sleep(SETTLE_RETRY_MS * (0.5 + Math.random()), undefined, { ref: false });
+        if (signal.aborted) return;
         try {
           await settle();
           logger.info('an Idempotency-Key claim was settled once the database answered again');
