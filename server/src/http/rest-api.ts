@@ -1,5 +1,5 @@
 import { ErrorBody, parseJsonObjectBody } from '@pis/shared';
-import { type AnyRouter, TRPCError } from '@trpc/server';
+import { type AnyRouter, callTRPCProcedure, TRPCError } from '@trpc/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   acceptsRequestBody,
@@ -87,7 +87,8 @@ export interface OpenApiHandlerOptions {
 /**
  * The REST edge: trpc-to-openapi's request handling, from its public functions (procedure
  * lookup by path, query and body reading, schema coercion, error normalising), in its order,
- * around the router's own `createCaller`. The answer is made here, envelope included:
+ * around tRPC's own `callTRPCProcedure` (what its adapters call: no caller proxy per request).
+ * The answer is made here, envelope included:
  * `{success:true,data}` from the procedure's output, `{success:false,error}` from the one
  * failure mapping (trpc/public-failure.ts), never by re-reading a body.
  *
@@ -101,7 +102,6 @@ export interface OpenApiHandlerOptions {
 export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOptions, done: () => void) {
   const { router } = options;
   const lookup = procedureLookup(router._def.procedures as OpenApiProcedureRecord);
-  const caller = (ctx: unknown) => router.createCaller(ctx as never) as unknown as Record<string, unknown>;
 
   app.route({
     method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
@@ -136,13 +136,15 @@ export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOpti
           }
           input = fields;
         }
-        const call = entry.path
-          .split('.')
-          .reduce<unknown>(
-            (target, segment) => (target as Record<string, unknown>)[segment],
-            caller(options.createContext({ req: request, res: reply })),
-          ) as (input: unknown) => Promise<unknown>;
-        const data = await call(input);
+        const data = await callTRPCProcedure({
+          router,
+          path: entry.path,
+          type: entry.type,
+          ctx: options.createContext({ req: request, res: reply }),
+          getRawInput: async () => input,
+          signal: undefined,
+          batchIndex: 0,
+        });
         if (data instanceof StreamedAnswer) {
           // Fastify pipes it and destroys it if the client leaves before the end.
           return reply
@@ -171,6 +173,7 @@ const bodyless = ({ headers }: FastifyRequest) =>
 interface Entry {
   /** The procedure's path in the router (`payments.get`). */
   path: string;
+  type: 'query' | 'mutation';
   /** z.void() and the like: the procedure gets no input at all. */
   isVoid: boolean;
   /** Array fields: a single query value is wrapped (`?status=A` -> ['A']). */
@@ -190,7 +193,7 @@ function procedureLookup(procedures: OpenApiProcedureRecord) {
     routes.push({
       pattern: getPathRegExp(routePath),
       parameters: (routePath.match(/\{[^}]+\}/g) ?? []).length,
-      entry: { path, ...prepareInput(procedure, acceptsRequestBody(openapi.method)) },
+      entry: { path, type, ...prepareInput(procedure, acceptsRequestBody(openapi.method)) },
     });
     byMethod.set(openapi.method, routes);
   });
@@ -209,7 +212,7 @@ function procedureLookup(procedures: OpenApiProcedureRecord) {
  * (trpc-to-openapi's coercion, set in place once: it only ever sets the same flags); a body
  * keeps its JSON types, so its schema is left alone.
  */
-function prepareInput(procedure: OpenApiProcedure, takesBody: boolean): Omit<Entry, 'path'> {
+function prepareInput(procedure: OpenApiProcedure, takesBody: boolean): Omit<Entry, 'path' | 'type'> {
   const { inputParser } = getInputOutputParsers(procedure);
   const unwrapped = unwrapZodType(inputParser as never, true);
   const arrayKeys: string[] = [];
