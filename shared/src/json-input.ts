@@ -25,10 +25,16 @@ export class InexactNumber {
   }
 }
 
-/** True once the JSON text nests deeper than `limit`: one pass over the characters, no parse. */
-export const nestsDeeperThan = (text: string, limit: number): boolean => {
+/**
+ * One pass over a JSON text's characters, no parse: whether it nests deeper than `limit`, and
+ * whether it holds a number at all (a digit or minus outside a string), so a body without one
+ * (a create's amount is a string) is parsed without the exact-number reviver, which JSON.parse
+ * calls on every value.
+ */
+const scanJson = (text: string, limit: number): { tooDeep: boolean; numbers: boolean } => {
   let depth = 0;
   let inString = false;
+  let numbers = false;
   for (let index = 0; index < text.length; index += 1) {
     const char = text.charCodeAt(index);
     if (inString) {
@@ -39,13 +45,18 @@ export const nestsDeeperThan = (text: string, limit: number): boolean => {
       inString = true;
     } else if (char === 0x7b || char === 0x5b) {
       depth += 1;
-      if (depth > limit) return true;
+      if (depth > limit) return { tooDeep: true, numbers };
     } else if (char === 0x7d || char === 0x5d) {
       depth -= 1;
+    } else if (char === 0x2d || (char >= 0x30 && char <= 0x39)) {
+      numbers = true;
     }
   }
-  return false;
+  return { tooDeep: false, numbers };
 };
+
+/** True once the JSON text nests deeper than `limit`. */
+export const nestsDeeperThan = (text: string, limit: number): boolean => scanJson(text, limit).tooDeep;
 
 const DECIMAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
@@ -82,12 +93,15 @@ function keepExactNumbers(_key: string, value: unknown, context?: { source?: str
  */
 export const parseJsonObjectBody = (text: string): Record<string, unknown> | undefined => {
   if (text.trim() === '') return undefined;
-  if (nestsDeeperThan(text, MAX_INPUT_DEPTH)) {
+  const scanned = scanJson(text, MAX_INPUT_DEPTH);
+  if (scanned.tooDeep) {
     throw validationFailed([{ field: 'body', message: tooDeepMessage }]);
   }
   let value: unknown;
   try {
-    value = JSON.parse(text, keepExactNumbers as (key: string, value: unknown) => unknown);
+    value = scanned.numbers
+      ? JSON.parse(text, keepExactNumbers as (key: string, value: unknown) => unknown)
+      : JSON.parse(text);
   } catch (error) {
     throw validationFailed([{ field: 'body', message: `must be valid JSON (${(error as Error).message})` }]);
   }

@@ -57,6 +57,12 @@ describe('money from a JSON number literal', () => {
     expect(body?.a).toBeInstanceOf(InexactNumber);
     expect((body?.b as unknown[] | undefined)?.[0]).toBe(3.5);
     expect(JSON.stringify(body)).toBe('{"a":"1.00000000000000001","b":[3.5,"12345678901234567890"]}');
+    // Found however many strings come first, digits and escaped quotes in them.
+    const late = parseJsonObjectBody(
+      JSON.stringify({ a: '"12\\' }).replace('}', ',"b":{"c":[true,null,-1.00000000000000001]}}'),
+    );
+    expect(late?.a).toBe('"12\\');
+    expect((late?.b as { c: unknown[] } | undefined)?.c[2]).toBeInstanceOf(InexactNumber);
     const text = `{"toAccount":{"accountName":1.00000000000000001,"iban":"GB33BUKB20201555555555"},"amount":{"value":"1","currency":"GBP"}}`;
     const result = CreatePaymentInput.safeParse(parseJsonObjectBody(text));
     expect(result.success ? [] : detailsFromZodError(result.error)).toEqual([
