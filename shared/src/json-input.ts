@@ -31,7 +31,7 @@ export class InexactNumber {
  * (a create's amount is a string) is parsed without the exact-number reviver, which JSON.parse
  * calls on every value.
  */
-const scanJson = (text: string, limit: number): { tooDeep: boolean; numbers: boolean } => {
+export const scanJson = (text: string, limit: number): { tooDeep: boolean; numbers: boolean } => {
   let depth = 0;
   let inString = false;
   let numbers = false;
@@ -54,9 +54,6 @@ const scanJson = (text: string, limit: number): { tooDeep: boolean; numbers: boo
   }
   return { tooDeep: false, numbers };
 };
-
-/** True once the JSON text nests deeper than `limit`. */
-export const nestsDeeperThan = (text: string, limit: number): boolean => scanJson(text, limit).tooDeep;
 
 const DECIMAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 

@@ -6,8 +6,8 @@ import {
   ListBanksQuery,
   ListPaymentsQuery,
   MAX_INPUT_DEPTH,
-  nestsDeeperThan,
   parseJsonObjectBody,
+  scanJson,
   unusableInputDetails,
 } from '../src/index.ts';
 
@@ -93,9 +93,9 @@ describe('up to 4 decimal places in every currency (the specification; no ISO 42
 
 describe('depth, before anything walks a body', () => {
   it('counts nesting on the text, ignoring brackets inside strings', () => {
-    expect(nestsDeeperThan(nested(3), 3)).toBe(false);
-    expect(nestsDeeperThan(nested(4), 3)).toBe(true);
-    expect(nestsDeeperThan(`["${'['.repeat(100)}\\"${'{'.repeat(100)}"]`, 1)).toBe(false);
+    expect(scanJson(nested(3), 3).tooDeep).toBe(false);
+    expect(scanJson(nested(4), 3).tooDeep).toBe(true);
+    expect(scanJson(`["${'['.repeat(100)}\\"${'{'.repeat(100)}"]`, 1).tooDeep).toBe(false);
   });
 
   it('refuses a body nested deeper than the limit as VALIDATION_FAILED, without a stack overflow', () => {

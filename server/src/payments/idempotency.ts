@@ -142,7 +142,7 @@ export const SETTLE_RETRY_MS = 250;
  * Claims this process is still trying to settle, at most: a long outage under many creates must
  * not grow a loop (and a pool wait) per failed request; past it a claim frees itself as before.
  */
-const SETTLING_AT_MOST = 100;
+export const SETTLING_AT_MOST = 100;
 let settling = 0;
 /** Aborted when the process stops (stopSettlingClaims): a stopping process does not keep trying. */
 let stopping = new AbortController();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type AppError, CreatePaymentInput } from '@pis/shared';
 import { describe, expect, test, vi } from 'vitest';
 import { IdempotencyKey, Payment } from '../../src/db/entities/index.ts';
@@ -10,7 +11,9 @@ import {
   dropIdempotencyClaim,
   purgeExpiredIdempotencyKeys,
   SETTLE_RETRY_MS,
+  SETTLING_AT_MOST,
   settleFailedClaim,
+  stopSettlingClaims,
 } from '../../src/payments/idempotency.ts';
 import { createMockProvider } from '../../src/providers/mock-provider.ts';
 import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
@@ -134,6 +137,33 @@ describe('Idempotency-Key on POST /api/payments', () => {
     expect(performance.now() - started).toBeLessThan(ABANDONED_CLAIM_MS / 3);
     // The merchant's retry takes the key at once.
     expect(await claimIdempotencyKey(orm.em, { ...claim, token: 'idem_retry' }, clock.now())).toBeUndefined();
+  });
+
+  test('claims settled in the background are bounded per process, and a stopping process stops trying', async () => {
+    // Loops an earlier test left have ended (each sleeps at most 1.5 x SETTLE_RETRY_MS between tries).
+    await stopSettlingClaims();
+    await sleep(SETTLE_RETRY_MS * 2);
+    const down = () => {
+      const settle = async () => {
+        settle.tries++;
+        throw new Error('Connection terminated unexpectedly');
+      };
+      settle.tries = 0;
+      return settle;
+    };
+    const retried = Array.from({ length: SETTLING_AT_MOST }, down);
+    for (const settle of retried) await settleFailedClaim(settle, silentLogger());
+    const beyond = down();
+    await settleFailedClaim(beyond, silentLogger());
+    await vi.waitFor(() => expect(retried.every((settle) => settle.tries > 1)).toBe(true), {
+      timeout: 5_000,
+    });
+    // Past the bound a claim is tried once and then frees itself (ABANDONED_CLAIM_MS), as before.
+    expect(beyond.tries).toBe(1);
+    await stopSettlingClaims();
+    const triedBefore = retried.reduce((sum, settle) => sum + settle.tries, 0);
+    await sleep(SETTLE_RETRY_MS * 3);
+    expect(retried.reduce((sum, settle) => sum + settle.tries, 0)).toBe(triedBefore);
   });
 
   test("a claim whose answer was lost with its connection (it committed) is freed: the merchant's retry creates the payment at once", async () => {
