@@ -66,7 +66,10 @@ export async function createAtRealProvider(
     // bank's answer) or that could not be deleted (the database away) is the reconcile job's, and
     // its outcome unknown to the merchant: their retry must not start a second payment at the
     // bank, so its Idempotency-Key is held (create-payment.ts), not freed.
-    const deleted = await deleteUnsentPayment(deps.em.fork(), paymentId).catch(() => false);
+    const deleted = await deleteUnsentPayment(deps.em.fork(), paymentId).catch((cause: unknown) => {
+      deps.logger.warn({ err: cause, paymentId }, 'an unsent payment could not be deleted; its key is held');
+      return false;
+    });
     throw deleted ? error : new ProviderOutcomeUnknown();
   }
   const { applied, answer: customerUrl } = started;
