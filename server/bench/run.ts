@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -540,6 +540,7 @@ async function startProfile(): Promise<(file: string) => Promise<void>> {
   await session.post('Profiler.start');
   return async (file) => {
     const { profile } = await session.post('Profiler.stop');
+    await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, JSON.stringify(profile));
     session.disconnect();
   };
