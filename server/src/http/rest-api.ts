@@ -22,6 +22,7 @@ import {
   zodSupportsCoerce,
 } from 'trpc-to-openapi';
 import { ZodArray, type z } from 'zod';
+import { noteRouteTemplate } from '../observability/http-metrics.ts';
 import { logProcedureFailure, publicFailure } from '../trpc/public-failure.ts';
 import { fastifyFailure, JSON_TYPE, sendFailure } from './fastify-failure.ts';
 import { StreamedAnswer } from './streamed-answer.ts';
@@ -114,6 +115,7 @@ export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOpti
       try {
         if (!found) throw new TRPCError({ message: 'Not found', code: 'NOT_FOUND' });
         const { entry, pathInput } = found;
+        noteRouteTemplate(request, `${app.prefix}${entry.route}`);
         const useBody = acceptsRequestBody(method);
         const contentType = getContentType(request as never);
         // A POST without a body (sync, cancel) needs no Content-Type.
@@ -173,6 +175,8 @@ const bodyless = ({ headers }: FastifyRequest) =>
 interface Entry {
   /** The procedure's path in the router (`payments.get`). */
   path: string;
+  /** Its REST path template, as the OpenAPI document has it (`/payments/{paymentId}`). */
+  route: string;
   type: 'query' | 'mutation';
   /** z.void() and the like: the procedure gets no input at all. */
   isVoid: boolean;
@@ -193,7 +197,7 @@ function procedureLookup(procedures: OpenApiProcedureRecord) {
     routes.push({
       pattern: getPathRegExp(routePath),
       parameters: (routePath.match(/\{[^}]+\}/g) ?? []).length,
-      entry: { path, type, ...prepareInput(procedure, acceptsRequestBody(openapi.method)) },
+      entry: { path, route: routePath, type, ...prepareInput(procedure, acceptsRequestBody(openapi.method)) },
     });
     byMethod.set(openapi.method, routes);
   });
@@ -212,7 +216,10 @@ function procedureLookup(procedures: OpenApiProcedureRecord) {
  * (trpc-to-openapi's coercion, set in place once: it only ever sets the same flags); a body
  * keeps its JSON types, so its schema is left alone.
  */
-function prepareInput(procedure: OpenApiProcedure, takesBody: boolean): Omit<Entry, 'path' | 'type'> {
+function prepareInput(
+  procedure: OpenApiProcedure,
+  takesBody: boolean,
+): Omit<Entry, 'path' | 'route' | 'type'> {
   const { inputParser } = getInputOutputParsers(procedure);
   const unwrapped = unwrapZodType(inputParser as never, true);
   const arrayKeys: string[] = [];

@@ -58,6 +58,14 @@ export function createRouteResolver(openApiDocument: () => OpenApiPaths): RouteR
 
 const ROUTE = Symbol('pis.route-template');
 
+/**
+ * The REST edge's word for the template of the procedure it found (http/rest-api.ts), so the
+ * resolver need not walk the document's patterns again on every /api request.
+ */
+export function noteRouteTemplate(request: FastifyRequest, template: string): void {
+  (request as FastifyRequest & { [ROUTE]?: string })[ROUTE] = template;
+}
+
 const pathOf = (url: string) => {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
