@@ -101,6 +101,8 @@ export async function completeBankReturn(
   deps: PaymentsDeps,
   code: string,
   callbackUrl: URL,
+  /** The customer's IP address (told to a bank that asks it when the payment is submitted). */
+  customerAddress?: string,
 ): Promise<BankReturn> {
   const provider = bankProvider(deps, code);
   const now = deps.clock.now();
@@ -124,7 +126,7 @@ export async function completeBankReturn(
       return { kind: 'refused', reason: 'the payment no longer waits for the customer' };
     }
     if (!provider.submit) throw new Error(`provider ${code} granted an approval it cannot submit`);
-    update = await provider.submit(record, outcome.grant, now);
+    update = await provider.submit(record, outcome.grant, now, { customerAddress });
   } else {
     update = outcome.update;
   }

@@ -62,7 +62,7 @@ export interface PaymentProvider {
    */
   completeAuthorization?(callbackUrl: URL, now: Date): Promise<CallbackOutcome>;
   /** Submits an approved payment with the grant `completeAuthorization` gave: what the bank answered. */
-  submit?(payment: PaymentRecord, grant: unknown, now: Date): Promise<StatusUpdate>;
+  submit?(payment: PaymentRecord, grant: unknown, now: Date, options?: SubmitOptions): Promise<StatusUpdate>;
   /** The core refused a granted return (cancelled, expired, merchant suspended): nothing was submitted. */
   releaseGrant?(paymentId: string): Promise<void>;
   /**
@@ -93,6 +93,11 @@ export interface StartOptions {
    * The customer's IP address when the start is their own request (a bank chosen on our page);
    * absent when the merchant's server starts the payment (API_ONLY).
    */
+  customerAddress?: string | undefined;
+}
+
+export interface SubmitOptions {
+  /** The customer's IP address: a submit follows their own return from the bank. */
   customerAddress?: string | undefined;
 }
 

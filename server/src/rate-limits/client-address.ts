@@ -19,3 +19,14 @@ export function rateLimitClient(address: string): string {
 export function plainClientAddress(address: string): string {
   return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
 }
+
+/**
+ * The customer's address if it is a public unicast one, for a bank that asks it. A private,
+ * loopback or reserved one means we see a proxy's or our own network, not the customer
+ * (TRUST_PROXY unset behind a load balancer): no bank is told one shared wrong address.
+ */
+export function publicClientAddress(address: string | undefined): string | undefined {
+  if (!address || !ipaddr.isValid(address)) return undefined;
+  const parsed = ipaddr.process(address);
+  return parsed.range() === 'unicast' ? parsed.toString() : undefined;
+}

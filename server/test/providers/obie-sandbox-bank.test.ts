@@ -484,6 +484,58 @@ describe('concurrency and lost answers at the bank', () => {
   });
 });
 
+describe("the customer's address (x-fapi-customer-ip-address)", () => {
+  test('told with the consent and the submit when the customer is there and public, never with a private one', async () => {
+    const told: { method: string; path: string; customerAddress: string | undefined }[] = [];
+    const recording: typeof connectObie = async (client) => {
+      const connection = await connectObie(client);
+      return {
+        ...connection,
+        api: (...args: Parameters<typeof connection.api>) => {
+          told.push({ method: args[0], path: args[1], customerAddress: args[2].customerAddress });
+          return connection.api(...args);
+        },
+      };
+    };
+    const provider = createObieProvider(CONNECTIONS, config, orm, silentLogger(), recording);
+    try {
+      const payment = await obiePayment();
+      const { record } = await loadPayment(orm.em, { paymentId: payment.paymentId });
+      // A start repeated for the same payment finds the same consent (its idempotency key).
+      await provider.startPayment(record, clock.now(), { customerAddress: '::ffff:81.2.69.160' });
+      await provider.startPayment(record, clock.now(), { customerAddress: '10.0.0.7' });
+      await provider.startPayment(record, clock.now());
+      expect(told.map(({ path, customerAddress }) => [path, customerAddress])).toEqual([
+        ['/domestic-payment-consents', '81.2.69.160'],
+        ['/domestic-payment-consents', undefined],
+        ['/domestic-payment-consents', undefined],
+      ]);
+
+      const redirect = await customerAt(await openObieLink(app, payment.redirectUrl), CALLBACK, {
+        action: 'approve',
+      });
+      const outcome = await provider.completeAuthorization(new URL(redirect), clock.now());
+      if (outcome.kind !== 'granted') throw new Error(`expected the customer's grant, got ${outcome.kind}`);
+      told.length = 0;
+      await provider.submit(record, outcome.grant, clock.now(), {
+        customerAddress: '2a00:1450:4001:81b::200e',
+      });
+      expect(told).toEqual([
+        { method: 'POST', path: '/domestic-payments', customerAddress: '2a00:1450:4001:81b::200e' },
+      ]);
+      // The poller's reads are ours alone: the customer is not there.
+      told.length = 0;
+      await provider.readStatus(record, clock.now());
+      expect(told.length).toBeGreaterThan(0);
+      expect(
+        told.every(({ method, customerAddress }) => method === 'GET' && customerAddress === undefined),
+      ).toBe(true);
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
 describe('a bank that throttles (429)', () => {
   test('sync says so (502 PROVIDER_UNAVAILABLE), GET keeps the last known status, a create stores nothing', async () => {
     const payment = await obiePayment();

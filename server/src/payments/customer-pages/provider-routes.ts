@@ -12,7 +12,7 @@ import {
   sendCustomerStatusPage,
 } from '../../links/customer-status-page.ts';
 import type { Logger } from '../../logger.ts';
-import { rateLimitClient } from '../../rate-limits/client-address.ts';
+import { plainClientAddress, rateLimitClient } from '../../rate-limits/client-address.ts';
 import { enforceRateLimit } from '../../rate-limits/rate-limits.ts';
 import { publicFailure } from '../../trpc/public-failure.ts';
 import { type PaymentsDeps, paymentsDeps } from '../payments-deps.ts';
@@ -176,7 +176,7 @@ export async function providerRoutes(
       // Per client address, as every customer page: each return may read the bank.
       await spendBudget(request, reply);
       if (unknownProvider(code)) returned = { kind: 'refused', reason: 'no such provider' };
-      else returned = await completeBankReturn(deps(log), code, url);
+      else returned = await completeBankReturn(deps(log), code, url, plainClientAddress(request.ip));
     } catch (error) {
       if (error instanceof AppError && error.kind === 'RATE_LIMITED') {
         return page(

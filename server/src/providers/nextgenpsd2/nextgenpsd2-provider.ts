@@ -10,11 +10,11 @@ import {
   type PaymentRecord,
   reportFromBank,
 } from '@pis/shared';
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm.ts';
 import { bankLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
+import { publicClientAddress } from '../../rate-limits/client-address.ts';
 import { consumeRateLimit } from '../../rate-limits/rate-limit-store.ts';
 import type { CallbackOutcome, PaymentProvider, StatusUpdate } from '../payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
@@ -276,7 +276,8 @@ export function createNextgenpsd2Provider(
           await connection.call('POST', `/v1/payments/${PRODUCT}`, {
             body,
             headers: {
-              'psu-ip-address': publicAddress(options?.customerAddress) ?? (await ownAddress()),
+              // Not the customer's (a proxy's, ours): the bank's fraud checks are better served by ours.
+              'psu-ip-address': publicClientAddress(options?.customerAddress) ?? (await ownAddress()),
               'tpp-redirect-uri': redirect,
               'tpp-nok-redirect-uri': `${redirect}&nok=1`,
               'tpp-redirect-preferred': 'true',
@@ -561,14 +562,3 @@ async function addressTowards(url: URL): Promise<string> {
 
 /** How long the route (and its DNS lookup) to the bank may take to learn. */
 const ROUTE_TIMEOUT_MS = 5_000;
-
-/**
- * The customer's address if it is a public unicast one. A private, loopback or reserved one means
- * we see a proxy's or our own network, not the customer (TRUST_PROXY unset behind a load
- * balancer): the bank's fraud checks are better served by ours than by one shared wrong address.
- */
-function publicAddress(address: string | undefined): string | undefined {
-  if (!address || !ipaddr.isValid(address)) return undefined;
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast' ? parsed.toString() : undefined;
-}

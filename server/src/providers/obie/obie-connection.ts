@@ -131,7 +131,7 @@ export async function connectObie(clientConfig: ObieClient) {
   async function api(
     method: 'GET' | 'POST',
     path: string,
-    options: { token: string; body?: unknown; idempotencyKey?: string },
+    options: { token: string; body?: unknown; idempotencyKey?: string; customerAddress?: string | undefined },
   ): Promise<ApiAnswer> {
     const raw = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Record<string, string> = {
@@ -140,6 +140,8 @@ export async function connectObie(clientConfig: ObieClient) {
       'x-fapi-interaction-id': randomUUID(),
     };
     if (raw !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+    // The customer is at our page or just back from the bank's (FAPI: only while they are present).
+    if (options.customerAddress) headers['x-fapi-customer-ip-address'] = options.customerAddress;
     if (method === 'POST') {
       headers['x-idempotency-key'] = options.idempotencyKey ?? randomUUID();
       headers['x-jws-signature'] = await signBody(raw ?? '');

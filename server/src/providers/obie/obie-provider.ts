@@ -15,6 +15,7 @@ import type { Orm } from '../../db/orm.ts';
 import { bankLink, type LinkConfig } from '../../links/customer-links.ts';
 import type { Logger } from '../../logger.ts';
 import { providerReadsCapped } from '../../observability/metrics.ts';
+import { publicClientAddress } from '../../rate-limits/client-address.ts';
 import { consumeRateLimit } from '../../rate-limits/rate-limit-store.ts';
 import type { PaymentProvider, StatusUpdate } from '../payment-provider.ts';
 import { ProviderOutcomeUnknownError } from '../payment-provider.ts';
@@ -99,12 +100,17 @@ export function createObieProvider(
 
   const authorizationOf = (paymentId: string) => orm.em.fork().findOne(ObieAuthorization, { paymentId });
 
-  async function consentAt(bank: ObieConnection, payment: PaymentRecord) {
+  async function consentAt(
+    bank: ObieConnection,
+    payment: PaymentRecord,
+    customerAddress: string | undefined,
+  ) {
     const token = await bank.clientCredentials();
     const answer = await bank.api('POST', '/domestic-payment-consents', {
       token,
       body: consentBody(payment),
       idempotencyKey: consentIdempotencyKey(payment.id),
+      customerAddress: publicClientAddress(customerAddress),
     });
     return { consentId: required(answer, 'ConsentId'), status: required(answer, 'Status') };
   }
@@ -143,7 +149,7 @@ export function createObieProvider(
     async startPayment(payment, now, options) {
       const bankId = bankOf(payment);
       const bank = await connection(bankId);
-      const { consentId } = await consentAt(bank, payment);
+      const { consentId } = await consentAt(bank, payment, options?.customerAddress);
       const em = orm.em.fork();
       // A start repeated for the same payment (a reconciled claim, a second bank choice after a
       // failure) finds the same consent (same idempotency key) and voids any earlier request.
@@ -296,9 +302,11 @@ export function createObieProvider(
         .nativeUpdate(ObieAuthorization, { paymentId, bankPaymentId: null }, { callbackAt: null });
     },
 
-    async submit(record, grant) {
+    async submit(record, grant, _now, options) {
       const { accessToken, consentId, bankId } = grant as ObieGrant;
-      const submitted = await submitWithRetry(await connection(bankId), accessToken, record, consentId);
+      const submitted = await submitWithRetry(await connection(bankId), accessToken, record, consentId, {
+        customerAddress: publicClientAddress(options?.customerAddress),
+      });
       await orm.em
         .fork()
         .nativeUpdate(
@@ -373,6 +381,7 @@ async function submitWithRetry(
   token: string,
   record: PaymentRecord,
   consentId: string,
+  { customerAddress }: { customerAddress: string | undefined },
 ): Promise<ApiAnswer['body']> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -380,6 +389,7 @@ async function submitWithRetry(
         token,
         body: paymentBody(record, consentId),
         idempotencyKey: paymentIdempotencyKey(record.id),
+        customerAddress,
       });
       return answer.body;
     } catch (error) {
