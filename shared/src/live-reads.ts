@@ -15,8 +15,10 @@ export const MAX_WAIT_SECONDS = 60;
  * different seeds (64 bits): not for security, only to tell versions of one payment apart, and
  * it runs the same in Node and in a browser (the MSW kit).
  */
-export function paymentEtag(payment: unknown): string {
-  const text = JSON.stringify(payment);
+export const paymentEtag = (payment: unknown): string => jsonEtag(JSON.stringify(payment));
+
+/** The ETag of an answer already serialised (a payment's stored answer): paymentEtag of its value. */
+export function jsonEtag(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ text.length;
   for (let index = 0; index < text.length; index += 1) {

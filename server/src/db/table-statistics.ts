@@ -20,6 +20,7 @@ import type { Orm } from './orm.ts';
 export const HOT_TABLES = [
   'payment',
   'payment_history',
+  'payment_answer',
   'api_key',
   'idempotency_key',
   'provider_claim',

@@ -1,4 +1,4 @@
-import { type Payment, paymentEtag, preferredWaitSeconds } from '@pis/shared';
+import { preferredWaitSeconds } from '@pis/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '../config.ts';
 import type { PaymentWaiters } from '../payments/payment-waiters.ts';
@@ -92,15 +92,14 @@ export const waitingRead = (
   );
 
 /**
- * What a read of `payment` answers besides its body: its ETag, and `Preference-Applied` when the
- * wait was honoured (the capped value), which is how a client learns this server waits.
+ * What a read answers besides its body: its ETag, and `Preference-Applied` when the wait was
+ * honoured (the capped value), which is how a client learns this server waits.
  */
 export function answerLiveRead(
   ctx: Pick<LiveReadContext, 'setHeader'>,
-  payment: Payment,
+  etag: string,
   wait: WaitingRead,
-): Payment {
-  ctx.setHeader('etag', paymentEtag(payment));
+): void {
+  ctx.setHeader('etag', etag);
   if (honoursWait(wait)) ctx.setHeader('preference-applied', `wait=${wait.waitSeconds}`);
-  return payment;
 }

@@ -25,6 +25,7 @@ import { ZodArray, type z } from 'zod';
 import { noteRouteTemplate } from '../observability/http-metrics.ts';
 import { logProcedureFailure, publicFailure } from '../trpc/public-failure.ts';
 import { fastifyFailure, JSON_TYPE, sendFailure } from './fastify-failure.ts';
+import { JsonText } from './json-text.ts';
 import { StreamedAnswer } from './streamed-answer.ts';
 
 export interface RestApiOptions {
@@ -156,7 +157,8 @@ export function openApiHandler(app: FastifyInstance, options: OpenApiHandlerOpti
             .send(data.body);
         }
         const status = options.responseMeta({ paths: [entry.path], errors: [] }).status ?? 200;
-        return send(reply, status, `{"success":true,"data":${JSON.stringify(data) ?? 'null'}}`);
+        const json = data instanceof JsonText ? data.text : (JSON.stringify(data) ?? 'null');
+        return send(reply, status, `{"success":true,"data":${json}}`);
       } catch (cause) {
         const error = getErrorFromUnknown(cause);
         options.onError({ error, req: request });

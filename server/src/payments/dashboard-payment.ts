@@ -1,4 +1,4 @@
-import { type DashboardPayment, MOCK_PROVIDER, type Payment, paymentActions, paymentEtag } from '@pis/shared';
+import { type DashboardPayment, MOCK_PROVIDER, type Payment, paymentActions } from '@pis/shared';
 import { customerLink, type LinkConfig } from '../links/customer-links.ts';
 import type { LinkPurpose } from '../links/link-token.ts';
 import { loadPayment } from './load-payment.ts';
@@ -21,10 +21,10 @@ export async function dashboardPayment(
   wait?: WaitingRead,
   { showLink = true }: { showLink?: boolean } = {},
 ): Promise<DashboardPayment> {
-  const payment = await getPayment(deps, caller, paymentId, undefined, wait);
+  const { payment, etag } = await getPayment(deps, caller, paymentId, wait);
   const view: DashboardPayment = {
     payment,
-    etag: paymentEtag(payment),
+    etag,
     actions: paymentActions(payment),
     customerLink: showLink ? customerPage(deps.config, payment, deps.clock.now()) : null,
   };

@@ -2,15 +2,16 @@ import { AppError, MESSAGES, PaymentIdInput, unusableInputDetails } from '@pis/s
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
 import type { EntityManager } from '../db/orm.ts';
 import {
-  decodeLoadedPayment,
+  decodePaymentRead,
   type LoadedPayment,
   loadPaymentIfAny,
-  type PaymentJson,
+  loadPaymentReadIfAny,
+  type PaymentRead,
   type PaymentScope,
   paymentPreload,
 } from './payment-store.ts';
 
-export type { LoadedPayment, PaymentScope };
+export type { LoadedPayment, PaymentRead, PaymentScope };
 
 export const paymentNotFound = () => new AppError('NOT_FOUND', MESSAGES.paymentNotFound);
 
@@ -36,8 +37,18 @@ export function preloadPayment(rawInput: unknown): KeyPreload | undefined {
 }
 
 /** What preloadPayment read: not found (404) when the key's organization has no such payment. */
-export function loadedPayment(json: PaymentJson | null | undefined): LoadedPayment {
-  const loaded = decodeLoadedPayment(json);
-  if (!loaded) throw paymentNotFound();
-  return loaded;
+export function preloadedPaymentRead(json: unknown): PaymentRead {
+  const read = decodePaymentRead(json as Parameters<typeof decodePaymentRead>[0] | null);
+  if (!read) throw paymentNotFound();
+  return read;
+}
+
+/** GET /payments/{id}'s own read (when the key lookup did not preload it), in one prepared query. */
+export async function loadPaymentRead(
+  em: EntityManager,
+  scope: Parameters<typeof loadPaymentReadIfAny>[1],
+): Promise<PaymentRead> {
+  const read = await loadPaymentReadIfAny(em, scope);
+  if (!read) throw paymentNotFound();
+  return read;
 }

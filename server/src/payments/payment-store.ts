@@ -201,6 +201,51 @@ const PAYMENT_JSON = `(select row_to_json(x) from (
 /** What the one-trip reads return: a payment row with its history, as JSON. */
 export type PaymentJson = Row & { history: Row[] };
 
+/**
+ * Which build's answers a stored one is (payment_answer.format). Raise it with any change to the
+ * answer a stored payment gets (its fields, their order or format, shared's ISO status texts, how
+ * the store decodes a row): answers stored by an earlier build are then never sent, not even
+ * while both builds run during a rolling deploy (`payment-answer.test.ts` fails until it is).
+ */
+export const ANSWER_FORMAT = 1;
+
+/**
+ * From a payment row `p`: its answer and ETag as stored for its current version by this build
+ * (`s`, nulls when there are none). Every change of a payment moves its `version` on (a write
+ * that did not is moved on by a trigger: Migration20261129090000_payment_answer), so an answer
+ * stored before a change is never found after it.
+ */
+const CURRENT_ANSWER = `left join lateral (select a.answer, a.etag from payment_answer a
+    where a.payment_id = p.id and a.version = p.version and a.format = ${ANSWER_FORMAT}) s on true`;
+
+/** The payment's columns and version, and its history only when no answer is stored (to make it from). */
+const PAYMENT_READ_FIELDS = `${selectList}, p.version, case when s.answer is null then coalesce(
+    (select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id), '[]') end as history`;
+
+/** GET /payments/{id}'s read: the payment, and its answer as stored or the history to make it from. */
+export type PaymentRead =
+  | { record: PaymentRecord; version: number; stored: StoredAnswer; history?: undefined }
+  | { record: PaymentRecord; version: number; stored: null; history: HistoryRecord[] };
+
+/** An answer as stored: the JSON text GET /payments/{id} sends and its ETag. */
+export interface StoredAnswer {
+  text: string;
+  etag: string;
+}
+
+/** What a read statement returns (or none) as records; the stored answer in `json` or beside it. */
+export function decodePaymentRead(
+  json: Row | null | undefined,
+  beside?: { answer: string | null; etag: string | null },
+): PaymentRead | null {
+  if (!json) return null;
+  const record = decodePayment(json);
+  const version = json.version as number;
+  const { answer, etag } = (beside ?? json) as { answer: string | null; etag: string | null };
+  if (answer !== null && etag !== null) return { record, version, stored: { text: answer, etag } };
+  return { record, version, stored: null, history: (json.history as Row[]).map(decodeHistory) };
+}
+
 export interface LoadedPayment {
   record: PaymentRecord;
   /** Every entry, oldest first. */
@@ -232,7 +277,51 @@ const SELECT_PAYMENT = {
     where p.id = ? and (?::text is null or p.organization_id = ?) and (?::text is null or p.mode = ?)`,
 };
 
-/** A payment and its history without locking, or null: one prepared statement (the read every poll makes). */
+// The stored answer's text beside the row's JSON, not in it (it would be escaped and parsed again).
+const SELECT_PAYMENT_READ = {
+  name: `payment_read_in_mode_${ANSWER_FORMAT}`,
+  sql: `select (select row_to_json(x) from (select ${PAYMENT_READ_FIELDS}) x) as payment, s.answer, s.etag
+    from payment p ${CURRENT_ANSWER}
+    where p.id = ? and p.organization_id = ? and p.mode = ?`,
+};
+
+/** GET /payments/{id}'s read without locking, or null: one prepared statement (the read every poll makes). */
+export async function loadPaymentReadIfAny(
+  em: EntityManager,
+  scope: PaymentScope & { organizationId: string; mode: PaymentMode },
+): Promise<PaymentRead | null> {
+  const [row] = await preparedQuery<{ payment: Row; answer: string | null; etag: string | null }>(
+    em,
+    SELECT_PAYMENT_READ,
+    [scope.paymentId, scope.organizationId, scope.mode],
+  );
+  return row ? decodePaymentRead(row.payment, row) : null;
+}
+
+const STORE_ANSWER = {
+  name: 'store_payment_answer',
+  sql: `insert into payment_answer (payment_id, version, format, answer, etag) values (?, ?, ?, ?, ?)
+    on conflict (payment_id) do update
+      set version = excluded.version, format = excluded.format, answer = excluded.answer, etag = excluded.etag
+      where payment_answer.version < excluded.version
+        or (payment_answer.version = excluded.version and payment_answer.format < excluded.format)`,
+};
+
+/**
+ * Keeps the answer made for a payment's `version`: the next reads of that version send it as it
+ * is. Never over one of a later version, nor over a later build's (during a rolling deploy the
+ * earlier build makes its own each time). A payment deleted meanwhile (an unsent one) keeps none.
+ */
+export async function storePaymentAnswer(
+  em: EntityManager,
+  paymentId: string,
+  version: number,
+  answer: StoredAnswer,
+): Promise<void> {
+  await preparedQuery(em, STORE_ANSWER, [paymentId, version, ANSWER_FORMAT, answer.text, answer.etag]);
+}
+
+/** A payment and its history without locking, or null: one prepared statement. */
 export async function loadPaymentIfAny(
   em: EntityManager,
   scope: PaymentScope,
@@ -251,11 +340,12 @@ export async function loadPaymentIfAny(
 
 /**
  * GET /payments/{id}'s read as a preload of the API key lookup (one round trip for both; see
- * KeyPreload): the key's organization's payment with this id as a PaymentJson, or null.
+ * KeyPreload): the key's organization's payment with this id (decodePaymentRead), or null.
  */
 export const paymentPreload = (paymentId: string): KeyPreload => ({
-  name: 'payment_in_mode',
-  sql: `select ${PAYMENT_JSON} from payment p where p.id = ? and p.organization_id = k.organization_id and p.mode = k.mode`,
+  name: `payment_read_${ANSWER_FORMAT}`,
+  sql: `select row_to_json(x) from (select ${PAYMENT_READ_FIELDS}, s.answer, s.etag from payment p ${CURRENT_ANSWER}
+    where p.id = ? and p.organization_id = k.organization_id and p.mode = k.mode) x`,
   values: [paymentId],
 });
 

@@ -21,13 +21,14 @@ export const providerUnavailable = () =>
  * provider's news. The provider is asked outside any transaction; its answer is applied under
  * the row lock, and only when it changes something, so a read with no news writes nothing.
  * Finished payments never change, and a payment still PENDING has not reached its provider.
+ * Nothing changed: `loaded` itself (only its record is read); else the payment as changed.
  */
-export async function refreshPayment(
+export async function refreshPayment<Loaded extends Pick<LoadedPayment, 'record'>>(
   deps: PaymentsDeps,
   scope: PaymentScope,
-  loaded: LoadedPayment,
+  loaded: Loaded,
   mode: RefreshMode,
-): Promise<LoadedPayment> {
+): Promise<Loaded | LoadedPayment> {
   const { record } = loaded;
   if (isTerminal(record.status)) return loaded;
   // On the payment's own clock (a test clock may run ahead of the real one).

@@ -142,7 +142,7 @@ describe('the API key cache across two instances', () => {
       );
       expect(expectFailure(await read(stranger.headers), 404).message).toBe('Payment not found');
       const names = statements.mock.calls.map(([query]) => (query as unknown as { name?: string }).name);
-      expect(names.filter((name) => name?.startsWith('payment_with_history'))).toHaveLength(2);
+      expect(names.filter((name) => name?.startsWith('payment_read_in_mode'))).toHaveLength(2);
       expect(names.filter((name) => name?.startsWith('api_key'))).toEqual([]);
     } finally {
       statements.mockRestore();

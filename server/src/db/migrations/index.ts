@@ -40,6 +40,7 @@ import { Migration20261128121000_payment_amount_search } from './Migration202611
 import { Migration20261128130000_provider_status } from './Migration20261128130000_provider_status.ts';
 import { Migration20261128140000_nextgenpsd2_payment } from './Migration20261128140000_nextgenpsd2_payment.ts';
 import { Migration20261128150000_return_origins_on_the_key } from './Migration20261128150000_return_origins_on_the_key.ts';
+import { Migration20261129090000_payment_answer } from './Migration20261129090000_payment_answer.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -135,4 +136,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261128150000_return_origins_on_the_key',
     class: Migration20261128150000_return_origins_on_the_key,
   },
+  { name: 'Migration20261129090000_payment_answer', class: Migration20261129090000_payment_answer },
 ];

@@ -1,9 +1,10 @@
 import { Payment, PaymentIdInput, WaitingReadRequestHeaders, WaitingReadResponseHeaders } from '@pis/shared';
+import { JsonText, jsonTextOf } from '../../../http/json-text.ts';
 import { answerLiveRead, waitingRead } from '../../../http/live-read.ts';
 import { paymentsDeps } from '../../../payments/payments-deps.ts';
 import { readProcedure } from '../../../trpc/trpc.ts';
 import { preloadPayment } from '../../load-payment.ts';
-import { getPayment } from '../../read-payment.ts';
+import { getPaymentAnswer } from '../../read-payment.ts';
 import { paymentErrorResponses } from '../payment-error-responses.ts';
 
 export const getPaymentProcedure = readProcedure
@@ -28,9 +29,16 @@ export const getPaymentProcedure = readProcedure
     errors: paymentErrorResponses(401, 403, 404),
   })
   .input(PaymentIdInput)
-  .output(Payment)
+  .output(jsonTextOf(Payment))
   .query(async ({ ctx, input }) => {
     const wait = waitingRead(ctx, ctx.caller);
-    const payment = await getPayment(paymentsDeps(ctx), ctx.caller, input.paymentId, ctx.preloaded, wait);
-    return answerLiveRead(ctx, payment, wait);
+    const answer = await getPaymentAnswer(
+      paymentsDeps(ctx),
+      ctx.caller,
+      input.paymentId,
+      ctx.preloaded,
+      wait,
+    );
+    answerLiveRead(ctx, answer.etag, wait);
+    return new JsonText<Payment>(answer.text);
   });
