@@ -10,7 +10,7 @@ import type {
   Reference,
   VolumeDay,
 } from '@pis/shared';
-import { searchedAmount } from '@pis/shared';
+import { MOCK_PROVIDER, searchedAmount, TERMINAL_STATUSES } from '@pis/shared';
 import type { z } from 'zod';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
@@ -222,10 +222,30 @@ const CURRENT_ANSWER = `left join lateral (select a.answer, a.etag from payment_
 const PAYMENT_READ_FIELDS = `${selectList}, p.version, case when s.answer is null then coalesce(
     (select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id), '[]') end as history`;
 
+/**
+ * When the stored answer comes without the payment's columns (a `quiet` read): a finished payment
+ * never changes again, and a Mock bank payment changes only by its own timeline, at `next_due_at`,
+ * which the read compares with its clock (read-payment.ts). Any other may have news at its bank,
+ * which the refresh asks with the whole record.
+ */
+const QUIET_WITH_ANSWER = `s.answer is not null and (p.status in (${TERMINAL_STATUSES.map((status) => `'${status}'`).join(', ')}) or p.provider = '${MOCK_PROVIDER}')`;
+const QUIET_FIELDS = `'quiet', true, 'version', p.version, 'status', p.status, 'next_due_at', p.next_due_at`;
+
 /** GET /payments/{id}'s read: the payment, and its answer as stored or the history to make it from. */
 export type PaymentRead =
   | { record: PaymentRecord; version: number; stored: StoredAnswer; history?: undefined }
-  | { record: PaymentRecord; version: number; stored: null; history: HistoryRecord[] };
+  | { record: PaymentRecord; version: number; stored: null; history: HistoryRecord[] }
+  | QuietPaymentRead;
+
+/** A stored answer with only what tells whether it is still the payment's (QUIET_WITH_ANSWER). */
+export interface QuietPaymentRead {
+  quiet: true;
+  version: number;
+  status: PaymentStatus;
+  /** On the real clock; null once finished. */
+  nextDueAt: Date | null;
+  stored: StoredAnswer;
+}
 
 /** An answer as stored: the JSON text GET /payments/{id} sends and its ETag. */
 export interface StoredAnswer {
@@ -239,10 +259,15 @@ export function decodePaymentRead(
   beside?: { answer: string | null; etag: string | null },
 ): PaymentRead | null {
   if (!json) return null;
-  const record = decodePayment(json);
   const version = json.version as number;
   const { answer, etag } = (beside ?? json) as { answer: string | null; etag: string | null };
-  if (answer !== null && etag !== null) return { record, version, stored: { text: answer, etag } };
+  const stored = answer !== null && etag !== null ? { text: answer, etag } : null;
+  if (json.quiet === true && stored) {
+    const nextDueAt = fromJson.timestamptz(json.next_due_at) as Date | null;
+    return { quiet: true, version, status: json.status as PaymentStatus, nextDueAt, stored };
+  }
+  const record = decodePayment(json);
+  if (stored) return { record, version, stored };
   return { record, version, stored: null, history: (json.history as Row[]).map(decodeHistory) };
 }
 
@@ -280,7 +305,8 @@ const SELECT_PAYMENT = {
 // The stored answer's text beside the row's JSON, not in it (it would be escaped and parsed again).
 const SELECT_PAYMENT_READ = {
   name: `payment_read_in_mode_${ANSWER_FORMAT}`,
-  sql: `select (select row_to_json(x) from (select ${PAYMENT_READ_FIELDS}) x) as payment, s.answer, s.etag
+  sql: `select case when ${QUIET_WITH_ANSWER} then json_build_object(${QUIET_FIELDS})
+      else (select row_to_json(x) from (select ${PAYMENT_READ_FIELDS}) x) end as payment, s.answer, s.etag
     from payment p ${CURRENT_ANSWER}
     where p.id = ? and p.organization_id = ? and p.mode = ?`,
 };
@@ -344,8 +370,11 @@ export async function loadPaymentIfAny(
  */
 export const paymentPreload = (paymentId: string): KeyPreload => ({
   name: `payment_read_${ANSWER_FORMAT}`,
-  sql: `select row_to_json(x) from (select ${PAYMENT_READ_FIELDS}, s.answer, s.etag from payment p ${CURRENT_ANSWER}
-    where p.id = ? and p.organization_id = k.organization_id and p.mode = k.mode) x`,
+  sql: `select case when ${QUIET_WITH_ANSWER}
+      then json_build_object(${QUIET_FIELDS}, 'answer', s.answer, 'etag', s.etag)
+      else (select row_to_json(x) from (select ${PAYMENT_READ_FIELDS}, s.answer, s.etag) x) end
+    from payment p ${CURRENT_ANSWER}
+    where p.id = ? and p.organization_id = k.organization_id and p.mode = k.mode`,
   values: [paymentId],
 });
 

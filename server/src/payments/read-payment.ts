@@ -11,7 +11,7 @@ import {
 import { type StoredAnswer, storePaymentAnswer } from './payment-store.ts';
 import type { PaymentWaiters } from './payment-waiters.ts';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
-import { refreshPayment } from './refresh-payment.ts';
+import { dueByItself, refreshPayment } from './refresh-payment.ts';
 
 /** A read that may wait for a change (DESIGN.md "Live reads"; headers read in http/live-read.ts). */
 export interface WaitingRead {
@@ -88,6 +88,11 @@ export async function getPaymentAnswer(
   if (wait && honoursWait(wait)) return (await waitForChange(deps, scope, wait)).answer;
   const read =
     preloaded === undefined ? await loadPaymentRead(deps.em, scope) : preloadedPaymentRead(preloaded);
+  if ('quiet' in read) {
+    if (!dueByItself(read, deps.clock.now())) return read.stored;
+    // A step fell due since: the whole payment, caught up (its next read stores the answer again).
+    return (await readCurrent(deps, scope, await loadPayment(deps.em, scope))).answer;
+  }
   const current = await refreshPayment(deps, scope, read, 'quiet');
   if (current !== read) {
     // Changed by the refresh: the payment as the change left it, with its whole history.

@@ -1,4 +1,11 @@
-import { AppError, catchUp, isTerminal, paymentNow, providerNotConfigured } from '@pis/shared';
+import {
+  AppError,
+  catchUp,
+  isTerminal,
+  type PaymentStatus,
+  paymentNow,
+  providerNotConfigured,
+} from '@pis/shared';
 import type { StatusUpdate } from '../providers/payment-provider.ts';
 import { applyPaymentEvent } from './apply-payment-event.ts';
 import type { LoadedPayment, PaymentScope } from './load-payment.ts';
@@ -9,6 +16,14 @@ export type RefreshMode =
   | 'quiet'
   /** sync: the caller asked the provider explicitly, so a failure is reported (502). */
   | 'report';
+
+/**
+ * Whether a payment that changes only by its own timeline (a finished one never changes; a Mock
+ * bank payment's provider has no news beyond the catch-up) has a step due: once its `nextDueAt`
+ * (the real clock's, as stored and as the sweep reads it) has come.
+ */
+export const dueByItself = (payment: { status: PaymentStatus; nextDueAt: Date | null }, now: Date): boolean =>
+  !isTerminal(payment.status) && payment.nextDueAt !== null && payment.nextDueAt.getTime() <= now.getTime();
 
 export const providerUnavailable = () =>
   new AppError(

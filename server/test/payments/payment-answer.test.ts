@@ -15,9 +15,13 @@ import { createKey } from '../../src/cli/admin-actions.ts';
 import { loadPayment } from '../../src/payments/load-payment.ts';
 import { ANSWER_FORMAT, storePaymentAnswer } from '../../src/payments/payment-store.ts';
 import { settleAnswerStores } from '../../src/payments/read-payment.ts';
+import { createMockProvider } from '../../src/providers/mock-provider.ts';
+import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
+import { testConfig } from '../helpers/test-config.ts';
 import { created, getPayment, type PaymentData, paymentBody, post } from './payment-fixtures.ts';
+import { controllableProvider } from './test-provider.ts';
 
 /**
  * GET /payments/{id}'s answer is made once per version of the payment and then sent as stored
@@ -169,6 +173,33 @@ describe.each([
     }
     expect((await getPayment(app, headers, paymentId)).statusCode).toBe(200);
     expect(await stored(paymentId)).toMatchObject({ version: 1 });
+  });
+});
+
+const real = controllableProvider('real');
+const withBank = await createTestApp({
+  providers: createProviderRegistry([createMockProvider(testConfig()), real.provider]),
+});
+
+describe('a payment at a real bank', () => {
+  const { app, factories } = withBank;
+
+  test('asks the bank on every read, stored answer or not, and answers its news', async () => {
+    const merchant = await factories.createMerchant();
+    await factories.approveProvider(merchant.organizationId, 'real');
+    const { paymentId } = await created(app, merchant.headers, paymentBody({ provider: 'real' }));
+    const asked = () => real.state.calls.filter((call) => call === 'status').length;
+    const before = asked();
+    await getPayment(app, merchant.headers, paymentId);
+    await settleAnswerStores();
+    expect(expectSuccess<PaymentData>(await getPayment(app, merchant.headers, paymentId)).status).toBe(
+      'AUTHORIZING',
+    );
+    expect(asked()).toBe(before + 2);
+    real.state.rejectedAtBank = true;
+    expect(expectSuccess<PaymentData>(await getPayment(app, merchant.headers, paymentId)).status).toBe(
+      'FAILED',
+    );
   });
 });
 
