@@ -186,17 +186,15 @@ const selectList = PAYMENT_COLUMNS.map(({ column, type }) =>
 /** A payment row `p` without its history as one JSON value. */
 const PAYMENT_ROW_JSON = `(select row_to_json(x) from (select ${selectList}) x)`;
 
+/** A payment row `p`'s history, oldest first, as one JSON array (empty without entries). */
+const HISTORY_JSON = `coalesce(
+    (select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id), '[]')`;
+
 /**
  * A payment row `p` and its history (oldest first) as one JSON value. Timestamps come as ISO
  * 8601 strings. `json`, not `jsonb`: Postgres builds it for a fraction of the CPU.
  */
-const PAYMENT_JSON = `(select row_to_json(x) from (
-    select ${selectList},
-      coalesce(
-        (select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id),
-        '[]'
-      ) as history
-  ) x)`;
+const PAYMENT_JSON = `(select row_to_json(x) from (select ${selectList}, ${HISTORY_JSON} as history) x)`;
 
 /** What the one-trip reads return: a payment row with its history, as JSON. */
 export type PaymentJson = Row & { history: Row[] };
@@ -219,8 +217,7 @@ const CURRENT_ANSWER = `left join lateral (select a.answer, a.etag from payment_
     where a.payment_id = p.id and a.version = p.version and a.format = ${ANSWER_FORMAT}) s on true`;
 
 /** The payment's columns and version, and its history only when no answer is stored (to make it from). */
-const PAYMENT_READ_FIELDS = `${selectList}, p.version, case when s.answer is null then coalesce(
-    (select json_agg(h order by h.seq) from payment_history h where h.payment_id = p.id), '[]') end as history`;
+const PAYMENT_READ_FIELDS = `${selectList}, p.version, case when s.answer is null then ${HISTORY_JSON} end as history`;
 
 /**
  * When the stored answer comes without the payment's columns (a `quiet` read): a finished payment
