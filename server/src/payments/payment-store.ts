@@ -171,7 +171,12 @@ const toParameter: Record<SqlType, (value: unknown) => unknown> = {
   boolean: (value) => value,
 };
 
-const castOf = (type: SqlType) => (type === 'text' ? '?' : `?::${type}`);
+/**
+ * Every parameter typed, text too: an untyped one takes its column's type, and a domain's
+ * (Migration20261129120000_payment_value_domains) would run the domain's input check at each
+ * bind as well as the insert's own.
+ */
+const castOf = (type: SqlType) => `?::${type}`;
 
 const decodePayment = jsonDecoder<PaymentRecord>(PAYMENT_COLUMNS);
 const decodeHistory = jsonDecoder<HistoryRecord>(HISTORY_COLUMNS);

@@ -1,3 +1,4 @@
+import { FLOW_TYPES, ISO_CODES, PAYMENT_MODES, PAYMENT_STATUSES, REASON_CODES } from '@pis/shared';
 import { describe, expect, test } from 'vitest';
 import { mappedColumns } from '../../src/payments/payment-store.ts';
 import { createTestApp } from '../helpers/test-app.ts';
@@ -29,4 +30,45 @@ describe('the payment store maps the schema the migrations made', () => {
       await columnsOf('payment_history'),
     );
   });
+});
+
+describe("the payment's closed sets of values are the database's domains", () => {
+  const domains = [
+    {
+      domain: 'payment_status',
+      values: PAYMENT_STATUSES,
+      columns: ['payment.status', 'payment_history.status'],
+    },
+    {
+      domain: 'payment_iso_code',
+      values: ISO_CODES,
+      columns: ['payment.iso_code', 'payment_history.iso_code'],
+    },
+    {
+      domain: 'payment_iso_reason',
+      values: REASON_CODES,
+      columns: ['payment.iso_reason', 'payment_history.iso_reason'],
+    },
+    { domain: 'payment_flow_type', values: FLOW_TYPES, columns: ['payment.flow_type'] },
+    { domain: 'payment_mode', values: PAYMENT_MODES, columns: ['payment.mode'] },
+  ];
+  const em = () => orm.em.fork();
+
+  test.each(domains)(
+    '$domain: each of its columns, every value the service knows, and nothing else',
+    async ({ domain, values, columns }) => {
+      const typed = await em().execute<{ column: string }[]>(
+        `select table_name || '.' || column_name as column from information_schema.columns
+        where table_schema = current_schema() and domain_name = ? order by 1`,
+        [domain],
+      );
+      expect(typed.map((row) => row.column)).toEqual(columns);
+      // Every value the shared contract can write is accepted...
+      await em().execute(`select v::${domain} from json_array_elements_text(?::json) v`, [
+        JSON.stringify(values),
+      ]);
+      // ...and anything else is refused, as the table CHECK constraints before them refused it.
+      await expect(em().execute(`select ?::${domain}`, ['SETTLED'])).rejects.toMatchObject({ code: '23514' });
+    },
+  );
 });

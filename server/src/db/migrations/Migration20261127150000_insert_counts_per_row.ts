@@ -15,21 +15,14 @@ import { FINISHED, outcomeKeys } from './Migration20261125174000_payment_day_out
  * Updates and deletes keep their statement triggers: the worker's batch catch-up changes thousands
  * of payments in one statement (Migration20261122232327_payment_counts_per_statement).
  */
-export class Migration20261127150000_insert_counts_per_row extends Migration {
-  override name = 'Migration20261127150000_insert_counts_per_row';
-
-  override up(): void | Promise<void> {
-    this.addSql(`
-      create function payment_count_insert_row() returns trigger language plpgsql as $$
-      begin
+/** One inserted test payment (`new`) counted in `payment_count`: a PL/pgSQL statement. */
+export const COUNT_INSERTED = `
         insert into payment_count as c (organization_id, status, provider, slot, count)
         values (new.organization_id, new.status, new.provider, pg_backend_pid() % 8, 1)
-        on conflict (organization_id, status, provider, slot) do update set count = c.count + 1;
-        return null;
-      end $$;`);
-    this.addSql(`
-      create function payment_finished_insert_row() returns trigger language plpgsql as $$
-      begin
+        on conflict (organization_id, status, provider, slot) do update set count = c.count + 1;`;
+
+/** One payment (`new`) inserted already finished, counted in the day volume and outcomes. */
+export const COUNT_FINISHED_INSERTED = `
         if new.status = 'COMPLETED' and new.mode = 'test' then
           insert into payment_day_volume as v (organization_id, day, currency, slot, count, value)
           values (new.organization_id, (new.created_at at time zone 'UTC')::date, new.currency,
@@ -41,7 +34,22 @@ export class Migration20261127150000_insert_counts_per_row extends Migration {
         select organization_id, day, kind, key, pg_backend_pid() % 8, sum(delta)
         from (${outcomeKeys('(select new.*) as inserted', 1)}) moved
         group by 1, 2, 3, 4 order by 1, 2, 3, 4
-        on conflict (organization_id, day, kind, key, slot) do update set count = o.count + excluded.count;
+        on conflict (organization_id, day, kind, key, slot) do update set count = o.count + excluded.count;`;
+
+export class Migration20261127150000_insert_counts_per_row extends Migration {
+  override name = 'Migration20261127150000_insert_counts_per_row';
+
+  override up(): void | Promise<void> {
+    this.addSql(`
+      create function payment_count_insert_row() returns trigger language plpgsql as $$
+      begin
+        ${COUNT_INSERTED}
+        return null;
+      end $$;`);
+    this.addSql(`
+      create function payment_finished_insert_row() returns trigger language plpgsql as $$
+      begin
+        ${COUNT_FINISHED_INSERTED}
         return null;
       end $$;`);
     this.addSql(`drop trigger "payment_count_insert" on "payment";`);

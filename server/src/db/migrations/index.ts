@@ -41,6 +41,7 @@ import { Migration20261128130000_provider_status } from './Migration202611281300
 import { Migration20261128140000_nextgenpsd2_payment } from './Migration20261128140000_nextgenpsd2_payment.ts';
 import { Migration20261128150000_return_origins_on_the_key } from './Migration20261128150000_return_origins_on_the_key.ts';
 import { Migration20261129090000_payment_answer } from './Migration20261129090000_payment_answer.ts';
+import { Migration20261129120000_payment_value_domains } from './Migration20261129120000_payment_value_domains.ts';
 
 /**
  * Committed migrations, applied in this order on start. A new migration is one import and one
@@ -137,4 +138,8 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261128150000_return_origins_on_the_key,
   },
   { name: 'Migration20261129090000_payment_answer', class: Migration20261129090000_payment_answer },
+  {
+    name: 'Migration20261129120000_payment_value_domains',
+    class: Migration20261129120000_payment_value_domains,
+  },
 ];
