@@ -28,11 +28,19 @@ export interface OrmOptions {
   acquireTimeoutMs?: number;
 }
 
-const ROW_COUNTS = `set pis.counts = 'row'`;
-/** What MikroORM's driver hands `onCreateConnection` (kysely's connection, of which this is used). */
-interface NewConnection {
-  executeQuery(query: { sql: string; parameters: readonly unknown[] }): Promise<unknown>;
-}
+/**
+ * The service inserts one payment per statement: its kept counts take the row triggers' path
+ * (Migration20261128100000_bulk_counts_per_statement). A startup parameter of every connection
+ * the pool opens, so no request pays for it and no connection misses it. MikroORM's
+ * `onCreateConnection` (kysely's) runs only when kysely itself first takes a connection: one the
+ * pool opened again after a lull (idle connections close after 10 s) or a dropped connection, and
+ * used only by the prepared statements (db/prepared-query.ts takes the pool directly), counted
+ * every create on the statement path, three transition-table triggers: more than half of the
+ * bench's creates. It also survives `RESET ALL`. A connection pooler between the service and
+ * Postgres must pass `options` on (HAProxy, a TCP proxy, does).
+ * A connection made by anything else (psql, an import) takes the statement path.
+ */
+const ROW_COUNTS = '-c pis.counts=row';
 
 export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options {
   return defineConfig({
@@ -41,13 +49,8 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options 
     extensions: [Migrator],
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
-    // The service inserts one payment per statement: its kept counts take the row triggers' path
-    // (Migration20261128100000_bulk_counts_per_statement). Set once per new connection, not per
-    // request; a connection made by anything else (psql, an import) takes the statement path.
-    onCreateConnection: async (connection) => {
-      await (connection as NewConnection).executeQuery({ sql: ROW_COUNTS, parameters: [] });
-    },
     driverOptions: {
+      options: ROW_COUNTS,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       ...(options.acquireTimeoutMs ? { connectionTimeoutMillis: options.acquireTimeoutMs } : {}),
     },

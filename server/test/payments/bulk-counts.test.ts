@@ -2,6 +2,8 @@ import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { SEED_PAYMENTS, seedPayments } from '../../bench/seed-payments.ts';
 import { outcomeKeys } from '../../src/db/migrations/Migration20261125174000_payment_day_outcome.ts';
+import { openOrm } from '../../src/db/orm.ts';
+import { preparedQuery } from '../../src/db/prepared-query.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 
 /**
@@ -74,6 +76,37 @@ describe('kept counts of bulk inserts', () => {
       .getConnection()
       .execute<{ path: string | null }[]>(`select current_setting('pis.counts', true) as path`);
     expect(service?.path).toBe('row');
+    // Connections the pool opens again, after a lull or a dropped connection, for the prepared
+    // statements (the create's own statement runs there) before the ORM ever uses them.
+    const fresh = await openOrm(databaseUrl, { poolMax: 4 });
+    try {
+      const paths = () =>
+        Promise.all(
+          Array.from({ length: 8 }, async () => {
+            const [row] = await preparedQuery<{ path: string | null; pid: number }>(
+              fresh.em.fork(),
+              {
+                name: 'counts_path',
+                sql: `select current_setting('pis.counts', true) as path, pg_backend_pid() as pid, pg_sleep(0.05)`,
+              },
+              [],
+            );
+            return row;
+          }),
+        );
+      const opened = await paths();
+      await withClient((client) =>
+        client.query('select pg_terminate_backend(pid) from unnest($1::int[]) pid', [
+          opened.map((row) => row?.pid),
+        ]),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const reopened = await paths();
+      expect(reopened.some((row) => opened.some((first) => first?.pid === row?.pid))).toBe(false);
+      expect(reopened.map((row) => row?.path)).toEqual(Array(8).fill('row'));
+    } finally {
+      await fresh.close();
+    }
     const other = await withClient(
       async (client) => (await client.query(`select current_setting('pis.counts', true) as path`)).rows[0],
     );
