@@ -37,7 +37,7 @@ describe("the payment's closed sets of values are the database's domains", () =>
     {
       domain: 'payment_status',
       values: PAYMENT_STATUSES,
-      columns: ['payment.status', 'payment_history.status'],
+      columns: ['payment.status', 'payment_count.status', 'payment_history.status'],
     },
     {
       domain: 'payment_iso_code',

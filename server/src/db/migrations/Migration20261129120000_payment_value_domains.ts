@@ -14,7 +14,8 @@ import { COUNT_FINISHED_INSERTED, COUNT_INSERTED } from './Migration202611271500
  * read once per connection into its type cache, and checked from there.
  *
  * - The same sets, the same checks: `payment_status`, `payment_iso_code`, `payment_iso_reason`,
- *   `payment_flow_type` and `payment_mode` over text, on `payment` and `payment_history`. The
+ *   `payment_flow_type` and `payment_mode` over text, on `payment` and `payment_history` (and
+ *   the status of `payment_count`, which the insert trigger's upsert checked the same way). The
  *   column's type changes to a domain over its own type, so no row or index is rewritten. Each
  *   domain gets its constraint after the columns moved to it, NOT VALID: the table constraints
  *   dropped in the same transaction had already checked every existing row, and validating would
@@ -38,7 +39,7 @@ const DOMAINS = [
       'CANCELLED',
       'EXPIRED',
     ],
-    columns: { payment: 'status', payment_history: 'status' },
+    columns: { payment: 'status', payment_history: 'status', payment_count: 'status' },
   },
   {
     name: 'payment_iso_code',
