@@ -24,6 +24,9 @@ import { COUNT_FINISHED_INSERTED, COUNT_INSERTED } from './Migration202611271500
  *   `payment_finished_insert` for one inserted finished) become `payment_insert_counts`, with
  *   the short condition they shared (the session's `pis.counts` path,
  *   Migration20261128100000_bulk_counts_per_statement); which counts apply is decided in it.
+ *
+ * The values are written out, not imported from the shared contract: a migration is history and
+ * must not change when the contract does. `payment-store.test.ts` fails when the two drift apart.
  */
 const DOMAINS = [
   {
