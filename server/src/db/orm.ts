@@ -28,20 +28,6 @@ export interface OrmOptions {
   acquireTimeoutMs?: number;
 }
 
-/**
- * The service inserts one payment per statement: its kept counts take the row triggers' path
- * (Migration20261128100000_bulk_counts_per_statement). A startup parameter of every connection
- * the pool opens, so no request pays for it and no connection misses it. MikroORM's
- * `onCreateConnection` (kysely's) runs only when kysely itself first takes a connection: one the
- * pool opened again after a lull (idle connections close after 10 s) or a dropped connection, and
- * used only by the prepared statements (db/prepared-query.ts takes the pool directly), counted
- * every create on the statement path, three transition-table triggers: more than half of the
- * bench's creates. It also survives `RESET ALL`. A connection pooler between the service and
- * Postgres must pass `options` on (HAProxy, a TCP proxy, does).
- * A connection made by anything else (psql, an import) takes the statement path.
- */
-const ROW_COUNTS = '-c pis.counts=row';
-
 export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options {
   return defineConfig({
     clientUrl,
@@ -50,7 +36,6 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}): Options 
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
     driverOptions: {
-      options: ROW_COUNTS,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       ...(options.acquireTimeoutMs ? { connectionTimeoutMillis: options.acquireTimeoutMs } : {}),
     },

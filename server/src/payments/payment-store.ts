@@ -568,6 +568,8 @@ export async function duePaymentIds(
 // ---- Create ----
 
 const HISTORY_KEY = ['payment_id', 'seq'];
+/** Chooses the kept counts' row path for the rest of the transaction (see insertPayment). */
+const ROW_PATH = `set_config('pis.counts', 'row', true) = 'row'`;
 
 /** One statement per number of history entries (1 or 2 in practice), built once each. */
 const insertStatements = new Map<number, { name: string; sql: string }>();
@@ -581,7 +583,8 @@ function insertStatement(historyEntries: number): { name: string; sql: string } 
       sql: `
         with new_payment as (
           insert into payment (${PAYMENT_COLUMNS.map((c) => c.column).join(', ')}, version)
-          values (${PAYMENT_COLUMNS.map((c) => castOf(c.type)).join(', ')}, 1)
+          select ${PAYMENT_COLUMNS.map((c) => castOf(c.type)).join(', ')}, 1
+          where ${ROW_PATH}
         )
         insert into payment_history (${[...HISTORY_KEY, ...HISTORY_COLUMNS.map((c) => c.column)].join(', ')})
         values ${Array.from({ length: historyEntries }, () => historyRow).join(', ')}`,
@@ -595,6 +598,11 @@ function insertStatement(historyEntries: number): { name: string; sql: string } 
  * A new payment with its first history entries as one statement: one round trip, and one
  * transaction by itself (prepared) unless `em` is in one. Data-modifying CTEs share one
  * snapshot; the history's foreign key is checked at the end of the statement.
+ *
+ * The statement itself says it inserts one payment: `pis.counts = 'row'` for its transaction, so
+ * its kept counts take the cheap row trigger, not the bulk path's transition tables
+ * (Migration20261128100000_bulk_counts_per_statement). Set by the statement, not by the
+ * connection: any pooled connection, reopened or behind a transaction-mode pooler, does the same.
  */
 export async function insertPayment(em: EntityManager, change: Change): Promise<void> {
   const { record, history } = change;

@@ -1,9 +1,10 @@
+import { CreatePaymentInput, newEndToEndId, newPaymentId, receivePayment } from '@pis/shared';
 import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { SEED_PAYMENTS, seedPayments } from '../../bench/seed-payments.ts';
 import { outcomeKeys } from '../../src/db/migrations/Migration20261125174000_payment_day_outcome.ts';
-import { openOrm } from '../../src/db/orm.ts';
-import { preparedQuery } from '../../src/db/prepared-query.ts';
+import type { EntityManager } from '../../src/db/orm.ts';
+import { insertPayment } from '../../src/payments/payment-store.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 
 /**
@@ -24,6 +25,10 @@ async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T
     await client.end();
   }
 }
+
+const countsPath = async (em: EntityManager) =>
+  (await em.execute<{ path: string | null }[]>(`select current_setting('pis.counts', true) as path`))[0]
+    ?.path ?? null;
 
 /** The kept counts of an organization against the same counts made again from its rows. */
 async function keptAndRecounted(organizationId: string) {
@@ -71,42 +76,29 @@ async function insertInOneStatement(organizationId: string, payments: number, pa
 }
 
 describe('kept counts of bulk inserts', () => {
-  test("the service's connections take the row path; any other session the statement's", async () => {
-    const [service] = await orm.em
-      .getConnection()
-      .execute<{ path: string | null }[]>(`select current_setting('pis.counts', true) as path`);
-    expect(service?.path).toBe('row');
-    // Connections the pool opens again, after a lull or a dropped connection, for the prepared
-    // statements (the create's own statement runs there) before the ORM ever uses them.
-    const fresh = await openOrm(databaseUrl, { poolMax: 4 });
-    try {
-      const paths = () =>
-        Promise.all(
-          Array.from({ length: 8 }, async () => {
-            const [row] = await preparedQuery<{ path: string | null; pid: number }>(
-              fresh.em.fork(),
-              {
-                name: 'counts_path',
-                sql: `select current_setting('pis.counts', true) as path, pg_backend_pid() as pid, pg_sleep(0.05)`,
-              },
-              [],
-            );
-            return row;
-          }),
-        );
-      const opened = await paths();
-      await withClient((client) =>
-        client.query('select pg_terminate_backend(pid) from unnest($1::int[]) pid', [
-          opened.map((row) => row?.pid),
-        ]),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const reopened = await paths();
-      expect(reopened.some((row) => opened.some((first) => first?.pid === row?.pid))).toBe(false);
-      expect(reopened.map((row) => row?.path)).toEqual(Array(8).fill('row'));
-    } finally {
-      await fresh.close();
-    }
+  test("the service's create takes the row path on any connection; any other session the statement's", async () => {
+    const { organizationId } = await factories.createMerchant();
+    const change = receivePayment(
+      CreatePaymentInput.parse({
+        amount: { value: '1.00', currency: 'GBP' },
+        toAccount: { accountName: 'Row Path Ltd', sortCode: '040004', accountNumber: '12345678' },
+        reference: 'row path',
+      }),
+      { id: newPaymentId(), organizationId, endToEndId: newEndToEndId(), mode: 'test' },
+      new Date(),
+    );
+    // The create's own statement chooses the row path for its transaction, whatever the
+    // connection (reopened, or behind a transaction-mode pooler, set nothing at connect)...
+    const during = await orm.em.fork().transactional(async (em) => {
+      expect(await countsPath(em)).not.toBe('row');
+      await insertPayment(em, change);
+      return countsPath(em);
+    });
+    expect(during).toBe('row');
+    // ...and only for it: the connection's next transaction is back on the statement path.
+    expect(await countsPath(orm.em.fork())).not.toBe('row');
+    const { kept, recounted } = await keptAndRecounted(organizationId);
+    expect(kept).toEqual(recounted);
     const other = await withClient(
       async (client) => (await client.query(`select current_setting('pis.counts', true) as path`)).rows[0],
     );
