@@ -67,7 +67,15 @@ describe("the payment's closed sets of values are the database's domains", () =>
       await em().execute(`select v::${domain} from json_array_elements_text(?::json) v`, [
         JSON.stringify(values),
       ]);
-      // ...and anything else is refused, as the table CHECK constraints before them refused it.
+      // ...and nothing else: the domain's check names exactly the contract's values...
+      const [check] = await em().execute<{ definition: string }[]>(
+        `select pg_get_constraintdef(c.oid) as definition from pg_constraint c
+          join pg_type t on t.oid = c.contypid where t.typname = ?`,
+        [domain],
+      );
+      const named = [...(check?.definition ?? '').matchAll(/'([^']*)'::text/g)].map((match) => match[1]);
+      expect(named.sort()).toEqual([...values].sort());
+      // ...and refuses the rest, as the table CHECK constraints before it refused it.
       await expect(em().execute(`select ?::${domain}`, ['SETTLED'])).rejects.toMatchObject({ code: '23514' });
     },
   );

@@ -97,6 +97,15 @@ export class Migration20261129120000_payment_value_domains extends Migration {
     this.addSql(
       `create trigger "payment_insert_counts" after insert on "payment" for each row when (${ROW_PATH}) execute function payment_insert_counts();`,
     );
+    // A column's type change drops its planner statistics: gathered again for just those columns
+    // (the lists' and filters' plans lean on them), not left to the next analyze after growth.
+    const columnsOf = (table: string) =>
+      DOMAINS.flatMap((domain) => Object.entries(domain.columns))
+        .filter(([owner]) => owner === table)
+        .map(([, column]) => `"${column}"`);
+    for (const table of ['payment', 'payment_history', 'payment_count']) {
+      this.addSql(`analyze "${table}" (${columnsOf(table).join(', ')});`);
+    }
   }
 
   override down(): void | Promise<void> {
