@@ -9,8 +9,9 @@ import { FINISHED } from './Migration20261125174000_payment_day_outcome.ts';
  * finished payments in one statement updated one row a million times in one transaction, each
  * update walking the row's growing chain of versions (it had not finished in 25 minutes). Which
  * path a statement takes is the session's `pis.counts` setting:
- * - `row`: the service's own connections (db/orm.ts sets it at connect, so a request pays
- *   nothing for it): one small upsert per create, as before;
+ * - `row`: the service's single create, whose statement sets it for its own transaction
+ *   (payments/payment-store.ts `insertPayment`; first set at connect, in db/orm.ts, which
+ *   reopened connections missed): one small upsert per create, as before;
  * - anything else, including unset (psql, an import, a restore, the bench's seed): the statement
  *   triggers with their transition table, one set-based upsert per statement.
  * Either path keeps the same counts; the setting only chooses the cheaper one for the caller.
