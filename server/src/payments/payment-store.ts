@@ -569,7 +569,7 @@ export async function duePaymentIds(
 
 const HISTORY_KEY = ['payment_id', 'seq'];
 /** Chooses the kept counts' row path for the rest of the transaction (see insertPayment). */
-const ROW_PATH = `set_config('pis.counts', 'row', true) = 'row'`;
+const CHOOSE_ROW_PATH = `set_config('pis.counts', 'row', true) = 'row'`;
 
 /** One statement per number of history entries (1 or 2 in practice), built once each. */
 const insertStatements = new Map<number, { name: string; sql: string }>();
@@ -584,7 +584,7 @@ function insertStatement(historyEntries: number): { name: string; sql: string } 
         with new_payment as (
           insert into payment (${PAYMENT_COLUMNS.map((c) => c.column).join(', ')}, version)
           select ${PAYMENT_COLUMNS.map((c) => castOf(c.type)).join(', ')}, 1
-          where ${ROW_PATH}
+          where ${CHOOSE_ROW_PATH}
         )
         insert into payment_history (${[...HISTORY_KEY, ...HISTORY_COLUMNS.map((c) => c.column)].join(', ')})
         values ${Array.from({ length: historyEntries }, () => historyRow).join(', ')}`,

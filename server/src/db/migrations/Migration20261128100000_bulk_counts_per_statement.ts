@@ -17,7 +17,7 @@ import { FINISHED } from './Migration20261125174000_payment_day_outcome.ts';
  * Either path keeps the same counts; the setting only chooses the cheaper one for the caller.
  * Updates and deletes are statement triggers already.
  */
-const ROW_PATH = `current_setting('pis.counts', true) = 'row'`;
+export const ROW_PATH = `current_setting('pis.counts', true) = 'row'`;
 const STATEMENT_PATH = `current_setting('pis.counts', true) is distinct from 'row'`;
 
 export class Migration20261128100000_bulk_counts_per_statement extends Migration {

@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 import { FINISHED } from './Migration20261125174000_payment_day_outcome.ts';
 import { COUNT_FINISHED_INSERTED, COUNT_INSERTED } from './Migration20261127150000_insert_counts_per_row.ts';
+import { ROW_PATH } from './Migration20261128100000_bulk_counts_per_statement.ts';
 
 /**
  * The payment's closed sets of values as domains, not table CHECK constraints, and one insert
@@ -62,7 +63,6 @@ const DOMAINS = [
   { name: 'payment_mode', values: ['test', 'live'], columns: { payment: 'mode' } },
 ] as const;
 
-const ROW_PATH = `current_setting('pis.counts', true) = 'row'`;
 const checkOf = (subject: string, values: readonly string[]) =>
   `check (${subject} in (${values.map((value) => `'${value}'`).join(', ')}))`;
 
