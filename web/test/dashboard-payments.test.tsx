@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { payment, paymentList, paymentView, signedIn } from './msw/dashboard-fixtures.ts';
@@ -84,6 +84,39 @@ describe('payments list', () => {
       search: 'coffee 50%',
       createdFrom: new Date(2026, 10, 1).toISOString(),
     });
+  });
+
+  it('days typed while an emptied search is still reaching the address are kept and searched for', async () => {
+    const user = userEvent.setup();
+    const queries: Record<string, unknown>[] = [];
+    server.use(
+      signedIn(),
+      trpcQuery('dashboard.payments.list', (input) => {
+        queries.push(input);
+        return paymentList([payment()]);
+      }),
+    );
+    renderAt('/dashboard/payments?search=INV');
+    await screen.findByRole('table');
+    // A quick merchant: the search emptied (the list shows every payment at once, so the address
+    // changes) and both days typed before the page re-rendered with that address.
+    act(() => {
+      fireEvent.change(screen.getByLabelText('Search'), { target: { value: '' } });
+      fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
+      fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-30' } });
+    });
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-11-01');
+    expect((screen.getByLabelText('To') as HTMLInputElement).value).toBe('2026-11-30');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(queries.at(-1)).toEqual({
+        createdFrom: new Date(2026, 10, 1).toISOString(),
+        createdTo: new Date(new Date(2026, 11, 1).getTime() - 1).toISOString(),
+        limit: 20,
+        offset: 0,
+      }),
+    );
+    expect(window.location.search).toBe('?from=2026-11-01&to=2026-11-30');
   });
 
   it('a day that is not one, or a range that ends before it starts, resets the list and says so', async () => {

@@ -117,12 +117,12 @@ const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
   const [search, setSearch] = useState(addressSearch);
   const [from, setFrom] = useState(addressFrom);
   const [to, setTo] = useState(addressTo);
-  // Back, a link or "Show all payments" change the address: the fields follow it.
-  useEffect(() => {
-    setSearch(addressSearch);
-    setFrom(addressFrom);
-    setTo(addressTo);
-  }, [addressSearch, addressFrom, addressTo]);
+  // Back, a link or "Show all payments" change the address: the fields follow it, each only when
+  // its own part changed. An emptied search reaches the address a render later; days typed in
+  // between are the merchant's and must not be reset with it.
+  useEffect(() => setSearch(addressSearch), [addressSearch]);
+  useEffect(() => setFrom(addressFrom), [addressFrom]);
+  useEffect(() => setTo(addressTo), [addressTo]);
   // Every filter applies together: a status picked after editing the search (or emptying it)
   // takes the fields as they read now, not the address's older search (issue 34 item 8).
   const typed = () => ({ search: search.trim() || null, from: from || null, to: to || null, page: null });
