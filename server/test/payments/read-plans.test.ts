@@ -30,6 +30,21 @@ const factories = makeFactories(orm, clock);
 const pool = await orm.em.getConnection().getNativeClient();
 const sql = async <T>(text: string, values: unknown[] = []) => (await pool.query(text, values)).rows as T[];
 
+/** Waits until the statistics collector counts `rows` changes to payment since its last analyze. */
+async function changesCounted(rows: number): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (
+          await sql<{ n: number }>(
+            `select n_mod_since_analyze::int as n from pg_stat_user_tables where relid = 'payment'::regclass`,
+          )
+        )[0]?.n,
+      { timeout: 10_000 },
+    )
+    .toBeGreaterThanOrEqual(rows);
+}
+
 describe('the GET keeps its index plan however the tables grew since it was prepared', () => {
   it('30,000 payments after the statements were prepared: still index scans', {
     timeout: 180_000,
@@ -89,5 +104,24 @@ describe('the GET keeps its index plan however the tables grew since it was prep
         .join('\n');
     expect(plan).toMatch(/Index Scan using payment_pkey on payment/);
     expect(plan).not.toMatch(/Seq Scan/);
+
+    // A third more rows changes no index plan: the worker leaves it to autovacuum, and analyzes
+    // again only once the table doubled (each analyze reads a 30,000-row sample).
+    await sql(
+      `insert into payment (${paymentColumns.join(', ')}) select ${paymentColumns
+        .map((name) => (name === 'id' ? `'pay_more_' || g` : `p.${name}`))
+        .join(', ')} from payment p, generate_series(1, 10000) g where p.id = $1`,
+      [payment.paymentId],
+    );
+    await changesCounted(10_000);
+    expect(await analyzeGrownTables(orm)).not.toContain('payment');
+    await sql(
+      `insert into payment (${paymentColumns.join(', ')}) select ${paymentColumns
+        .map((name) => (name === 'id' ? `'pay_doubled_' || g` : `p.${name}`))
+        .join(', ')} from payment p, generate_series(1, 25000) g where p.id = $1`,
+      [payment.paymentId],
+    );
+    await changesCounted(35_000);
+    expect(await analyzeGrownTables(orm)).toContain('payment');
   });
 });
