@@ -101,24 +101,25 @@ export async function startBaseline(
     [randomUUID(), hashOf(apiKey)],
   );
   /**
-   * The key's organization, when the key is valid, its organization active and the permission
-   * held; with `countRequests`, the request counted in its organization's minute in the same
-   * statement (the key's CTE then answers only once the count is in).
+   * The CTE `k`: the key's organization, when the key is valid, its organization active and the
+   * permission held; with `countRequests`, the request counted in its organization's minute in
+   * the same statement (`k` then answers only once the count is in). CTEs at the statement's top
+   * level: Postgres refuses a data-modifying WITH nested in another CTE.
    */
   const provenKey = (permission: 'read' | 'write', parameter: string) => {
     const proven = `
     select k.organization_id from ${KEY} k join ${ORGANIZATION} o on o.id = k.organization_id
     where k.key_hash = ${parameter} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
       and o.active and k.can_${permission}`;
-    if (!options.countRequests) return proven;
-    return `with proven as (${proven}), counted as (
+    if (!options.countRequests) return `k as (${proven})`;
+    return `proven as (${proven}), counted as (
       insert into ${COUNTER} (key, window_start, hits)
       select 'api-${permission}:' || organization_id, date_trunc('minute', statement_timestamp()), 1 from proven
       on conflict (key) do update set
         hits = case when ${COUNTER}.window_start < excluded.window_start then 1 else ${COUNTER}.hits + 1 end,
         window_start = greatest(${COUNTER}.window_start, excluded.window_start)
-      returning hits)
-    select organization_id from proven, counted`;
+      returning hits),
+    k as (select organization_id from proven, counted)`;
   };
 
   const app = Fastify({ logger: false });
@@ -150,7 +151,7 @@ export async function startBaseline(
     const createdAt = new Date();
     const { rows } = await pool.query<{ created: number }>({
       name: 'baseline_create',
-      text: `with k as (${provenKey('write', '$1')}),
+      text: `with ${provenKey('write', '$1')},
        p as (
          insert into ${TABLE} (id, organization_id, status, amount_value, amount_currency, to_account, reference, created_at)
          select $2, k.organization_id, 'AUTHORIZING', $3, $4, $5, $6, $7 from k returning id, created_at),
@@ -175,7 +176,7 @@ export async function startBaseline(
     const { id } = request.params as { id: string };
     const { rows } = await pool.query<{ payment: object | null }>({
       name: 'baseline_get',
-      text: `with k as (${provenKey('read', '$1')})
+      text: `with ${provenKey('read', '$1')}
        select (select row_to_json(x) from (select p.*,
            (select json_agg(h order by h.seq) from ${HISTORY} h where h.payment_id = p.id) as history) x) as payment
        from k left join ${TABLE} p on p.id = $2 and p.organization_id = k.organization_id`,
