@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,28 @@ const REPO = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const REQUEST_TIMEOUT_MS = 10_000;
 const run = promisify(execFile);
 const say = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
+
+/**
+ * What Patroni and the database's HAProxy logged from `since` on: leadership, failsafe and DCS
+ * lines of each member (their timestamps are this machine's UTC), and HAProxy's server changes.
+ */
+async function clusterLogSince(since: number): Promise<string> {
+  const lines: string[] = [];
+  for (const node of ['pg1', 'pg2', 'pg3']) {
+    const log = await readFile(path.join(dir, 'log', `${node}.log`), 'utf8').catch(() => '');
+    for (const line of log.split('\n')) {
+      const stamp = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3}) /.exec(line);
+      const at = stamp ? Date.parse(`${stamp[1]}T${stamp[2]}.${stamp[3]}Z`) : Number.NaN;
+      if (at >= since && /failsafe|demot|promot|leader|Got response|DCS|\block\b/i.test(line)) {
+        lines.push(`${node} ${line}`);
+      }
+    }
+  }
+  const haproxy = await readFile(path.join(dir, 'log', 'database-haproxy.log'), 'utf8').catch(() => '');
+  return [...lines.sort((a, b) => a.slice(4).localeCompare(b.slice(4))), 'database HAProxy:', haproxy].join(
+    '\n',
+  );
+}
 
 let dir: string;
 let cluster: ClusterStatus;
@@ -446,6 +468,9 @@ describe('a PostgreSQL cluster under the service (issue 30)', () => {
     say(
       `etcd down 20 s: ${during.length} creates answered 201 after its ttl, longest gap ${(gap / 1000).toFixed(1)} s`,
     );
+    // Once in many CI runs no create was answered while etcd was down, with nothing to say why:
+    // then the members' own account of those seconds is printed with the failure.
+    if (during.length <= 10 || gap >= 5_000) say(await clusterLogSince(stoppedAt - 2_000));
     expect(during.length).toBeGreaterThan(10);
     expect(gap).toBeLessThan(5_000);
     expect(again).toEqual(['leader', 'replica', 'sync_standby']);
