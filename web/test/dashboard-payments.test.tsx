@@ -10,6 +10,19 @@ const PAYMENTS = Array.from({ length: 20 }, (_, n) =>
   payment({ paymentId: `pay_${n}`, amount: { value: `${n + 1}.00`, currency: 'GBP' } }),
 );
 
+/** Signed in with one payment to list; returns the list's inputs as the page asks for them. */
+function listQueries(): Record<string, unknown>[] {
+  const queries: Record<string, unknown>[] = [];
+  server.use(
+    signedIn(),
+    trpcQuery('dashboard.payments.list', (input) => {
+      queries.push(input);
+      return paymentList([payment()]);
+    }),
+  );
+  return queries;
+}
+
 describe('payments list', () => {
   it('asks for the filters and page from the address and shows the same data the REST list gives', async () => {
     const user = userEvent.setup();
@@ -42,14 +55,7 @@ describe('payments list', () => {
 
   it('finds by search and days, kept in the address, and exports the same filters as CSV', async () => {
     const user = userEvent.setup();
-    const queries: Record<string, unknown>[] = [];
-    server.use(
-      signedIn(),
-      trpcQuery('dashboard.payments.list', (input) => {
-        queries.push(input);
-        return paymentList([payment()]);
-      }),
-    );
+    const queries = listQueries();
     renderAt('/dashboard/payments?search=INV&from=2026-11-01&to=2026-11-30');
     await screen.findByRole('table');
     // The days are the merchant's own: midnight of the first, the last millisecond of the last.
@@ -88,14 +94,7 @@ describe('payments list', () => {
 
   it('days typed while an emptied search is still reaching the address are kept and searched for', async () => {
     const user = userEvent.setup();
-    const queries: Record<string, unknown>[] = [];
-    server.use(
-      signedIn(),
-      trpcQuery('dashboard.payments.list', (input) => {
-        queries.push(input);
-        return paymentList([payment()]);
-      }),
-    );
+    const queries = listQueries();
     renderAt('/dashboard/payments?search=INV');
     await screen.findByRole('table');
     // A quick merchant: the search emptied (the list shows every payment at once, so the address
@@ -120,14 +119,7 @@ describe('payments list', () => {
   });
 
   it('a day that is not one, or a range that ends before it starts, resets the list and says so', async () => {
-    const queries: Record<string, unknown>[] = [];
-    server.use(
-      signedIn(),
-      trpcQuery('dashboard.payments.list', (input) => {
-        queries.push(input);
-        return paymentList([payment()]);
-      }),
-    );
+    const queries = listQueries();
     renderAt('/dashboard/payments?from=2026-11-30&to=2026-11-01&search=x');
     expect(
       await screen.findByText(

@@ -68,12 +68,15 @@ describe('the GET keeps its index plan however the tables grew since it was prep
         )
       ).map((row) => row.name);
     const paymentColumns = await columns('payment');
-    const copy = (name: string) => (name === 'id' ? `'pay_burst_' || g` : `p.${name}`);
-    await sql(
-      `insert into payment (${paymentColumns.join(', ')}) select ${paymentColumns.map(copy).join(', ')}
-       from payment p, generate_series(1, 30000) g where p.id = $1`,
-      [payment.paymentId],
-    );
+    /** `count` copies of the payment, their ids `${prefix}1`, `${prefix}2`... */
+    const copies = (prefix: string, count: number) =>
+      sql(
+        `insert into payment (${paymentColumns.join(', ')}) select ${paymentColumns
+          .map((name) => (name === 'id' ? `'${prefix}' || g` : `p.${name}`))
+          .join(', ')} from payment p, generate_series(1, ${count}) g where p.id = $1`,
+        [payment.paymentId],
+      );
+    await copies('pay_burst_', 30_000);
     const historyColumns = await columns('payment_history');
     const copyHistory = (name: string) =>
       name === 'payment_id' ? `'pay_burst_' || g` : name === 'id' ? 'default' : `h.${name}`;
@@ -107,20 +110,10 @@ describe('the GET keeps its index plan however the tables grew since it was prep
 
     // A third more rows changes no index plan: the worker leaves it to autovacuum, and analyzes
     // again only once the table doubled (each analyze reads a 30,000-row sample).
-    await sql(
-      `insert into payment (${paymentColumns.join(', ')}) select ${paymentColumns
-        .map((name) => (name === 'id' ? `'pay_more_' || g` : `p.${name}`))
-        .join(', ')} from payment p, generate_series(1, 10000) g where p.id = $1`,
-      [payment.paymentId],
-    );
+    await copies('pay_more_', 10_000);
     await changesCounted(10_000);
     expect(await analyzeGrownTables(orm)).not.toContain('payment');
-    await sql(
-      `insert into payment (${paymentColumns.join(', ')}) select ${paymentColumns
-        .map((name) => (name === 'id' ? `'pay_doubled_' || g` : `p.${name}`))
-        .join(', ')} from payment p, generate_series(1, 25000) g where p.id = $1`,
-      [payment.paymentId],
-    );
+    await copies('pay_doubled_', 25_000);
     await changesCounted(35_000);
     expect(await analyzeGrownTables(orm)).toContain('payment');
   });
