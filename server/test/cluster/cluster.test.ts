@@ -52,13 +52,15 @@ const say = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
  * lines of each member (their timestamps are this machine's UTC), and HAProxy's server changes.
  */
 async function clusterLogSince(since: number): Promise<string> {
+  // "Request failed to pgN: POST ..." is a member that did not answer the leader's failsafe call.
+  const SAYS_WHO_LEADS = /failsafe|demot|promot|leader|Got response|Request failed|DCS|\block\b/i;
   const lines: string[] = [];
   for (const node of ['pg1', 'pg2', 'pg3']) {
     const log = await readFile(path.join(dir, 'log', `${node}.log`), 'utf8').catch(() => '');
     for (const line of log.split('\n')) {
       const stamp = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3}) /.exec(line);
       const at = stamp ? Date.parse(`${stamp[1]}T${stamp[2]}.${stamp[3]}Z`) : Number.NaN;
-      if (at >= since && /failsafe|demot|promot|leader|Got response|DCS|\block\b/i.test(line)) {
+      if (at >= since && SAYS_WHO_LEADS.test(line)) {
         lines.push(`${node} ${line}`);
       }
     }
