@@ -82,6 +82,33 @@ const box = async (page: Page, selector: string) => {
 
 const listCount = (page: Page) => page.locator('.pager__count').textContent();
 
+/**
+ * What the filters cut off: each date field narrower than its own text (measured on a copy sized
+ * to its content, hidden beside it), and each filter or button past the form's right edge.
+ */
+const filtersCutOff = (page: Page) =>
+  page.evaluate(() => {
+    const form = document.querySelector('form.filters');
+    if (!form) throw new Error('no filters');
+    const cut = Array.from(form.querySelectorAll<HTMLInputElement>('input[type="date"]'))
+      .filter((field) => {
+        const copy = field.cloneNode() as HTMLInputElement;
+        copy.value = field.value;
+        copy.style.cssText =
+          'field-sizing: content; width: auto; min-width: 0; position: absolute; visibility: hidden';
+        field.after(copy);
+        const needed = copy.getBoundingClientRect().width;
+        copy.remove();
+        return field.getBoundingClientRect().width + 0.5 < needed;
+      })
+      .map((field) => field.labels?.[0]?.textContent ?? field.name);
+    const edge = form.getBoundingClientRect().right;
+    const outside = Array.from(form.querySelectorAll<HTMLElement>('input, select, .button'))
+      .filter((control) => control.getBoundingClientRect().right > edge + 0.5)
+      .map((control) => control.textContent || control.getAttribute('aria-label') || control.tagName);
+    return [...cut, ...outside];
+  });
+
 describe('the console shows its data', () => {
   it('at 1280x800: one-line header, 8 rows above the fold with the filters, no table scrolls sideways', async () => {
     const { page, assertNoConsoleErrors } = await openCustomerPage(browser, {
@@ -105,6 +132,15 @@ describe('the console shows its data', () => {
     expect(search.y + search.height).toBeLessThanOrEqual(DESKTOP.height);
     expect(await rowsAboveTheFold(page)).toBeGreaterThanOrEqual(8);
     await expectNoTableScroll(page);
+    // The dates show their whole text, empty or filled, and nothing leaves the row; nor at a
+    // narrower screen, where the filters take two columns instead.
+    expect(await filtersCutOff(page)).toEqual([]);
+    await page.getByLabel('From').fill('2026-11-29');
+    await page.getByLabel('To').fill('2026-12-31');
+    expect(await filtersCutOff(page)).toEqual([]);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    expect(await filtersCutOff(page)).toEqual([]);
+    await page.setViewportSize(DESKTOP);
     await expectAccessible(page);
     await screenshot(page, 'console-fits-payments');
 

@@ -99,6 +99,12 @@ export const PaymentsPage = () => {
   );
 };
 
+/**
+ * The latest day a date filter takes. Without a `max`, Chromium sizes a date field's year for six
+ * digits (up to 275760), and the field cuts its own text in the filters' row.
+ */
+const LAST_DAY = '9999-12-31';
+
 interface FiltersProps {
   params: URLSearchParams;
   query: ListQuery;
@@ -148,7 +154,7 @@ const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
         label="From"
         type="date"
         value={from}
-        max={to || undefined}
+        max={to || LAST_DAY}
         onChange={(event) => setFrom(event.target.value)}
       />
       <TextField
@@ -156,6 +162,7 @@ const Filters = ({ params, query, providers, onChange }: FiltersProps) => {
         type="date"
         value={to}
         min={from || undefined}
+        max={LAST_DAY}
         onChange={(event) => setTo(event.target.value)}
       />
       <ChoiceFilter
