@@ -6,6 +6,7 @@ import { startBaseline } from './baseline.ts';
 import { clusterGoals, clusterPackagesInstalled, measureCluster, printCluster } from './cluster.ts';
 import { compareWith } from './compare.ts';
 import { cpuSince, type Measured, readCpu } from './cpu-meter.ts';
+import { type CreateParts, measureCreateParts, printCreateParts } from './create-parts.ts';
 import { type Goal, printGoals } from './goals.ts';
 import { type LiveReadsResult, measureLiveReads } from './live-reads.ts';
 import type { LoadSpec } from './load.ts';
@@ -131,6 +132,10 @@ const mixedMinutes = Number(argument('--mixed-minutes') ?? 10);
 let mixed: MixedLoadResult | undefined;
 // `--burst-only` measures only the GET before and right after a burst of creates (item 3).
 const burstOnly = process.argv.includes('--burst-only');
+// `--create-parts` measures only what each index, foreign key and trigger of the payment tables
+// costs a create in Postgres (bench/create-parts.ts).
+const createPartsOnly = process.argv.includes('--create-parts');
+let createParts: CreateParts | undefined;
 const rows: Row[] = [];
 let burst: BurstResult | undefined;
 let costs: CostRow[] = [];
@@ -140,7 +145,15 @@ let obie: ObieResult | undefined;
 try {
   if (mixedOnly) mixed = await measureMixedLoad(throwaway, mixedMinutes);
   if (withObie) obie = await measureObie(throwaway);
-  if (obieOnly || mixedOnly) throw new TakenAlone();
+  if (createPartsOnly)
+    createParts = await measureCreateParts(
+      (url, headers) =>
+        measure(url, { method: 'POST', paths: ['/api/payments'], body: CREATE_BODY, headers }),
+      await throwaway.createDatabase('parts'),
+      await throwaway.createDatabase('parts_floor'),
+      throwaway.dir,
+    );
+  if (obieOnly || mixedOnly || createPartsOnly) throw new TakenAlone();
   const baselineUrl = await throwaway.createDatabase('baseline');
   const serviceDatabaseUrl = await throwaway.createDatabase('service');
 
@@ -191,9 +204,11 @@ const withCluster =
       !obieOnly &&
       !mixedOnly &&
       !burstOnly &&
+      !createPartsOnly &&
       clusterPackagesInstalled()));
 const cluster = withCluster ? await measureCluster({ payments: clusterPayments }) : undefined;
 if (obie) printObie(obie);
+if (createParts) printCreateParts(createParts);
 if (rows.length > 0) print(rows);
 if (burst) {
   console.log(
@@ -234,7 +249,7 @@ if (live) {
 }
 if (mixed) printMixedLoad(mixed);
 if (cluster) printCluster(cluster);
-if (!scale && !obieOnly)
+if (!scale && !obieOnly && !createPartsOnly)
   printGoals([
     ...rows.flatMap(goalsOf),
     ...(lag ? lagGoals(lag) : []),

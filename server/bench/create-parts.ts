@@ -1,0 +1,209 @@
+import pg from 'pg';
+import { startBaseline } from './baseline.ts';
+import type { Measured } from './cpu-meter.ts';
+import { startService } from './service.ts';
+
+/**
+ * What each of the product's promises on the payment tables costs a create in Postgres
+ * (`npm run bench -- --create-parts`; issue 32 item 2's Postgres goal). The secondary indexes,
+ * foreign keys and row insert triggers of `payment` and `payment_history` are read from the
+ * catalog and grouped by the promise they keep (PROMISES; a part no pattern names is a group of
+ * its own, so a new index shows up by itself). The service's create load is measured without each
+ * group in turn, then without all of them, and the floor's create beside them, each right after a
+ * load as shipped, for ROUNDS rounds; a figure is the median of the shipped loads plus the median
+ * of its differences to the load before it, printed with their spread. Each part is put back from
+ * its own definition after its load. Only ever on the bench's throwaway database.
+ *
+ * The service runs without its worker, and autovacuum is held off the two tables meanwhile: with
+ * an index gone the worker's sweeps would scan the table, and a vacuum landing in one load would
+ * be charged to whichever part that load was without. Work a create leaves to vacuum is therefore
+ * not in these figures: the trigram indexes' pending entries, merged into the index by vacuum, are
+ * part of search's real price (with autovacuum on, two runs put a create without every part at
+ * ~0.8x the floor's Postgres rather than ~1.1x).
+ */
+
+const ROUNDS = 3;
+/** What a part is for, by its name; the first pattern that matches names its group. */
+const PROMISES: [RegExp, string][] = [
+  [/trgm|end_to_end|amount/, 'search (trigram, end-to-end id, amount indexes)'],
+  [/status_created|provider_created/, 'list filters (status, provider indexes)'],
+  [/mode_created/, 'the list, newest first (its index)'],
+  [/next_due/, 'due times (sweep, list catch-up indexes)'],
+  [/foreign/, 'integrity (foreign keys)'],
+  [/count/, 'kept counts (row trigger)'],
+];
+const TABLES = ['payment', 'payment_history'];
+
+export interface CreatePart {
+  /** The promise, and the parts it is made of. */
+  name: string;
+  parts: string[];
+  /** Postgres CPU per answered create without it, µs. */
+  postgresMicros: number;
+  /** Its differences to the shipped load before it, one per round, µs. */
+  differences: number[];
+}
+
+export interface CreateParts {
+  shipped: number;
+  floor: number;
+  /** Without each promise, one at a time. */
+  promises: CreatePart[];
+  /** Without every part at once. */
+  none: CreatePart;
+}
+
+export interface Removable {
+  name: string;
+  remove: string;
+  restore: string;
+}
+
+/** The secondary indexes, foreign keys and row insert triggers of the payment tables. */
+export async function removableParts(client: pg.Client): Promise<Removable[]> {
+  const { rows: indexes } = await client.query<{ name: string; definition: string }>(
+    `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
+       from pg_index i where i.indrelid = any($1::regclass[]) and not i.indisprimary order by 1`,
+    [TABLES],
+  );
+  const { rows: keys } = await client.query<{ name: string; tableName: string; definition: string }>(
+    `select c.conname as name, c.conrelid::regclass::text as "tableName", pg_get_constraintdef(c.oid) as definition
+       from pg_constraint c where c.contype = 'f' and c.conrelid = any($1::regclass[]) order by 1`,
+    [TABLES],
+  );
+  // tgtype: bit 0 a row trigger, bit 2 fired by insert.
+  const { rows: triggers } = await client.query<{ name: string; tableName: string }>(
+    `select t.tgname as name, t.tgrelid::regclass::text as "tableName" from pg_trigger t
+      where t.tgrelid = any($1::regclass[]) and not t.tgisinternal and t.tgtype & 5 = 5 order by 1`,
+    [TABLES],
+  );
+  return [
+    ...indexes.map(({ name, definition }) => ({
+      name: `index ${name}`,
+      remove: `drop index ${name}`,
+      restore: definition,
+    })),
+    ...keys.map(({ name, tableName, definition }) => ({
+      name: `foreign key ${name}`,
+      remove: `alter table ${tableName} drop constraint ${name}`,
+      restore: `alter table ${tableName} add constraint ${name} ${definition}`,
+    })),
+    ...triggers.map(({ name, tableName }) => ({
+      name: `trigger ${name}`,
+      remove: `alter table ${tableName} disable trigger ${name}`,
+      restore: `alter table ${tableName} enable trigger ${name}`,
+    })),
+  ];
+}
+
+export async function measureCreateParts(
+  measureCreate: (url: string, headers: Record<string, string>) => Promise<Measured>,
+  databaseUrl: string,
+  floorDatabaseUrl: string,
+  dataDir: string,
+): Promise<CreateParts> {
+  const service = await startService(databaseUrl, dataDir, { runWorker: false });
+  const floor = await startBaseline(floorDatabaseUrl, 10);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const serviceUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
+    const floorUrl = await floor.app.listen({ host: '127.0.0.1', port: 0 });
+    const headers = { 'x-api-key': service.apiKey };
+    const parts = await removableParts(client);
+    const groups = new Map<string, Removable[]>();
+    for (const part of parts) {
+      const promise = PROMISES.find(([pattern]) => pattern.test(part.name))?.[1] ?? part.name;
+      groups.set(promise, [...(groups.get(promise) ?? []), part]);
+    }
+    // Shipped is measured right before each variant, and each variant's difference is taken
+    // against that measure: the table grows and the machine drifts during the run, and a variant
+    // compared with a shipped figure from minutes away measured the drift.
+    const shipped: number[] = [];
+    const differences = new Map<string, number[]>();
+    const pair = async (name: string, variant: () => Promise<Measured>) => {
+      const reference = (await measureCreate(serviceUrl, headers)).postgresMicros;
+      shipped.push(reference);
+      const measured = (await variant()).postgresMicros;
+      differences.set(name, [...(differences.get(name) ?? []), measured - reference]);
+    };
+    const without = (removed: Removable[]) => async () => {
+      for (const part of removed) await client.query(part.remove);
+      try {
+        return await measureCreate(serviceUrl, headers);
+      } finally {
+        for (const part of removed) await client.query(part.restore);
+      }
+    };
+    const autovacuum = (held: boolean) =>
+      client.query(
+        TABLES.map((table) =>
+          held
+            ? `alter table ${table} set (autovacuum_enabled = false)`
+            : `alter table ${table} reset (autovacuum_enabled)`,
+        ).join(';'),
+      );
+    await autovacuum(true);
+    try {
+      // Past the first thousands of rows: an empty table's first loads cost more per create.
+      await measureCreate(serviceUrl, headers);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [promise, removed] of groups) await pair(promise, without(removed));
+        await pair('none', without(parts));
+        await pair('floor', () => measureCreate(floorUrl, { 'x-api-key': floor.apiKey }));
+      }
+    } finally {
+      await autovacuum(false);
+    }
+    const typical = median(shipped);
+    const result = (name: string, made: Removable[]): CreatePart => {
+      const measured = differences.get(name) ?? [];
+      return {
+        name,
+        parts: made.map((part) => part.name),
+        postgresMicros: typical + median(measured),
+        differences: measured,
+      };
+    };
+    return {
+      shipped: typical,
+      floor: result('floor', []).postgresMicros,
+      promises: [...groups].map(([promise, removed]) => result(promise, removed)),
+      none: result('none', parts),
+    };
+  } finally {
+    await client.end();
+    await floor.close();
+    await service.close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+export function printCreateParts({ shipped, floor, promises, none }: CreateParts): void {
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const change = (micros: number) => `${micros >= 0 ? '+' : ''}${micros.toFixed(0)}`;
+  const line = (name: string, micros: number, note = '') =>
+    console.log(`${pad(name, 52)}${pad(micros.toFixed(0), 9)}${note}`);
+  const against = ({ postgresMicros, differences }: CreatePart) =>
+    `${change(postgresMicros - shipped)} µs (${(((postgresMicros - shipped) / shipped) * 100).toFixed(0)}%; ` +
+    `rounds ${differences.map(change).join(', ')})`;
+  console.log(`\n${pad('a create, Postgres CPU', 52)}${pad('µs/req', 9)}against shipped`);
+  line('shipped', shipped, `${(shipped / floor).toFixed(2)}x the floor's`);
+  for (const promise of [...promises].sort((a, b) => a.postgresMicros - b.postgresMicros)) {
+    line(`without ${promise.name}`, promise.postgresMicros, against(promise));
+    console.log(`  ${promise.parts.join(', ')}`);
+  }
+  line(
+    'without all of them',
+    none.postgresMicros,
+    `${against(none)}; ${(none.postgresMicros / floor).toFixed(2)}x the floor's`,
+  );
+  line('the floor', floor);
+}
