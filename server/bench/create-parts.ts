@@ -17,9 +17,10 @@ import { startService } from './service.ts';
  * The service runs without its worker, and autovacuum is held off the two tables meanwhile: with
  * an index gone the worker's sweeps would scan the table, and a vacuum landing in one load would
  * be charged to whichever part that load was without. Work a create leaves to vacuum is therefore
- * not in these figures: the trigram indexes' pending entries, merged into the index by vacuum, are
- * part of search's real price (with autovacuum on, two runs put a create without every part at
- * ~0.8x the floor's Postgres rather than ~1.1x).
+ * not in these figures (with autovacuum on, two runs put a create without every part at ~0.8x the
+ * floor's Postgres rather than ~1.1x). Some bulk work still lands in one load now and then (the
+ * trigram indexes' pending list, merged by the insert that overflows it): the medians keep one
+ * such load from deciding a figure.
  */
 
 const ROUNDS = 3;
