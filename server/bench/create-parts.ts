@@ -14,13 +14,14 @@ import { startService } from './service.ts';
  * of its differences to the load before it, printed with their spread. Each part is put back from
  * its own definition after its load. Only ever on the bench's throwaway database.
  *
- * The service runs without its worker, and autovacuum is held off the two tables meanwhile: with
- * an index gone the worker's sweeps would scan the table, and a vacuum landing in one load would
- * be charged to whichever part that load was without. Work a create leaves to vacuum is therefore
- * not in these figures (with autovacuum on, two runs put a create without every part at ~0.8x the
- * floor's Postgres rather than ~1.1x). Some bulk work still lands in one load now and then (the
- * trigram indexes' pending list, merged by the insert that overflows it): the medians keep one
- * such load from deciding a figure.
+ * The service runs without its worker, and the throwaway cluster without autovacuum meanwhile:
+ * with an index gone the worker's sweeps would scan the table, and a vacuum landing in one load
+ * (of these tables, or of the request log that grows a row per request) would be charged to
+ * whichever part that load was without. Work a create leaves to vacuum is therefore not in these
+ * figures (with autovacuum on, two runs put a create without every part at ~0.8x the floor's
+ * Postgres rather than ~1.1x). Some loads still pay bulk work alone (a trigram index's pending list
+ * is merged by the insert that overflows it; a run's first shipped load has been ~1.6 ms dearer a
+ * create): the medians keep one such load from deciding a figure.
  */
 
 const ROUNDS = 3;
@@ -136,14 +137,10 @@ export async function measureCreateParts(
         for (const part of removed) await client.query(part.restore);
       }
     };
-    const autovacuum = (held: boolean) =>
-      client.query(
-        TABLES.map((table) =>
-          held
-            ? `alter table ${table} set (autovacuum_enabled = false)`
-            : `alter table ${table} reset (autovacuum_enabled)`,
-        ).join(';'),
-      );
+    const autovacuum = async (held: boolean) => {
+      await client.query(held ? 'alter system set autovacuum = off' : 'alter system reset autovacuum');
+      await client.query('select pg_reload_conf()');
+    };
     await autovacuum(true);
     try {
       // Past the first thousands of rows: an empty table's first loads cost more per create.
