@@ -2,6 +2,7 @@ import pg from 'pg';
 import { startBaseline } from './baseline.ts';
 import type { Measured } from './cpu-meter.ts';
 import { startService } from './service.ts';
+import { median } from './statistics.ts';
 
 /**
  * What each of the product's promises on the payment tables costs a create in Postgres
@@ -174,14 +175,6 @@ export async function measureCreateParts(
     await floor.close();
     await service.close();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 export function printCreateParts({ shipped, floor, promises, none }: CreateParts): void {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PaymentsClient } from '../../client-sdk/src/index.ts';
 import type { Service } from './service.ts';
+import { percentile } from './statistics.ts';
 
 /**
  * Issue 10's measures (`npm run bench`, or `-- --live-only`):
@@ -98,10 +99,10 @@ export async function measureLiveReads(
     const realisticReads = await countRealisticReads(serviceUrl, service.apiKey);
     return {
       waiters: WAITERS,
-      p50Ms: percentile(latencies, 0.5),
-      p99Ms: percentile(latencies, 0.99),
-      maxMs: percentile(latencies, 1),
-      p99FromSentMs: percentile(fromSent, 0.99),
+      p50Ms: round(percentile(latencies, 0.5)),
+      p99Ms: round(percentile(latencies, 0.99)),
+      maxMs: round(percentile(latencies, 1)),
+      p99FromSentMs: round(percentile(fromSent, 0.99)),
       wrong,
       memory,
       realisticReads,
@@ -313,10 +314,5 @@ async function until(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0);
-};
 
 const round = (value: number) => Math.round(value * 10) / 10;

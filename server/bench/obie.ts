@@ -6,6 +6,7 @@ import { silentLogger as silentBankLogger } from '../../sandbox-bank/src/logger.
 import { customerAt } from '../../sandbox-bank/test/support/customer.ts';
 import { approveProvider } from '../src/organizations/organization-admin.ts';
 import { startService } from './service.ts';
+import { percentile } from './statistics.ts';
 import type { ThrowawayCluster } from './throwaway-cluster.ts';
 
 /**
@@ -124,11 +125,11 @@ export async function measureObie(throwaway: ThrowawayCluster): Promise<ObieResu
       return {
         creates: CREATES,
         createsPerSecond: Math.round(CREATES / seconds),
-        createP50Ms: percentile(latencies, 0.5),
-        createP99Ms: percentile(latencies, 0.99),
+        createP50Ms: Math.round(percentile(latencies, 0.5)),
+        createP99Ms: Math.round(percentile(latencies, 0.99)),
         approvals: APPROVALS,
         bankStepMs: BANK_STEP_MS,
-        completedP50Ms: percentile(completed, 0.5),
+        completedP50Ms: Math.round(percentile(completed, 0.5)),
         completedMaxMs: Math.round(Math.max(...completed)),
       };
     } finally {
@@ -151,11 +152,6 @@ export function printObie(result: ObieResult): void {
 }
 
 const clockOf = () => ({ now: () => new Date() });
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0);
-};
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
