@@ -8,6 +8,7 @@ import { createOrganization } from '../src/organizations/organization-admin.ts';
 import { type Goal, printGoals } from './goals.ts';
 import { seedPayments } from './seed-payments.ts';
 import type { Service } from './service.ts';
+import { percentile } from './statistics.ts';
 
 /**
  * `npm run bench -- --scale`: does a merchant with a million payments list as fast as one with
@@ -289,11 +290,10 @@ async function timeRequests(url: string, requests: { headers: Record<string, str
       if (i >= 20) times[index]?.push(performance.now() - started);
     }
   }
-  return times.map((samples) => {
-    samples.sort((a, b) => a - b);
-    const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] as number;
-    return { p50: at(0.5), p99: at(0.99) };
-  }) as [{ p50: number; p99: number }, { p50: number; p99: number }];
+  return times.map((samples) => ({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) })) as [
+    { p50: number; p99: number },
+    { p50: number; p99: number },
+  ];
 }
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);

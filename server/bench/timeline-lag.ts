@@ -6,6 +6,7 @@ import { approveAtMockBank } from '../src/payments/mock-bank-decisions.ts';
 import type { PaymentsDeps } from '../src/payments/payments-deps.ts';
 import { mockProviderRegistry } from '../src/providers/default-providers.ts';
 import type { Service } from './service.ts';
+import { percentile } from './statistics.ts';
 
 export interface LagResult {
   timelines: number;
@@ -96,20 +97,15 @@ export async function measureTimelineLag(
     }
   }
   await listener.close();
-  lags.sort((a, b) => a - b);
-  visible.sort((a, b) => a - b);
-  const quantile = (values: number[], q: number) =>
-    values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
-  const at = (q: number) => quantile(lags, q);
   return {
     timelines: paymentIds.length,
     samples: lags.length,
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-    maxMs: lags.at(-1) ?? Number.NaN,
+    p50Ms: percentile(lags, 0.5),
+    p99Ms: percentile(lags, 0.99),
+    maxMs: percentile(lags, 1),
     missing,
-    visibleP99Ms: quantile(visible, 0.99),
-    visibleMaxMs: visible.at(-1) ?? Number.NaN,
+    visibleP99Ms: percentile(visible, 0.99),
+    visibleMaxMs: percentile(visible, 1),
   };
 }
 
