@@ -31,6 +31,8 @@ export interface JobDeps {
   purgeExpiredIdempotencyKeys(now: Date): Promise<number>;
   /** Deletes rate-limit windows that have ended; resolves to how many went. */
   purgeRateLimitWindows(now: Date): Promise<number>;
+  /** Deletes the stored answers of payments finished long ago (payments/payment-store.ts). */
+  purgeFinishedAnswers(now: Date): Promise<number>;
   /** Sends a queued mail over SMTP; records one that failed for good (mail/mail-deliveries.ts). */
   mail: MailJobDeps;
 }

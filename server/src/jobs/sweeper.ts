@@ -7,6 +7,8 @@ import type { JobDeps } from './job-definition.ts';
 export const SWEEP_INTERVAL_MS = 2_000;
 /** Housekeeping (purging expired Idempotency-Keys and rate-limit windows) on a slower beat. */
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
+/** The stored answers of payments finished long ago, on the slowest: that purge reads them all. */
+export const ANSWERS_PURGE_INTERVAL_MS = 60 * 60_000;
 
 const SWEEP_BATCH = 100;
 /** A sweep stops after this long and leaves the rest to the next one. */
@@ -61,12 +63,21 @@ export async function sweepDuePayments(
   return { caughtUp, failed };
 }
 
-/** Keys older than 24 h already count as unused and ended rate-limit windows as empty; this frees them. */
+/**
+ * Keys older than 24 h already count as unused, ended rate-limit windows as empty, and the answers
+ * of payments finished long ago as not stored; this frees them (the answers every
+ * ANSWERS_PURGE_INTERVAL_MS, and at a worker's start).
+ */
 export async function houseKeeping(
-  deps: Pick<JobDeps, 'clock' | 'purgeExpiredIdempotencyKeys' | 'purgeRateLimitWindows'>,
+  deps: Pick<
+    JobDeps,
+    'clock' | 'purgeExpiredIdempotencyKeys' | 'purgeRateLimitWindows' | 'purgeFinishedAnswers'
+  >,
+  { purgeAnswers = true }: { purgeAnswers?: boolean } = {},
 ): Promise<void> {
   await deps.purgeExpiredIdempotencyKeys(deps.clock.now());
   await deps.purgeRateLimitWindows(deps.clock.now());
+  if (purgeAnswers) await deps.purgeFinishedAnswers(deps.clock.now());
 }
 
 export interface Sweeper {
@@ -92,12 +103,16 @@ export function startSweeper(deps: JobDeps): Sweeper {
   const sweepOptions = { stopping: () => stopped };
   const sweep = () => run(() => sweepDuePayments(deps, sweepOptions), 'sweep');
   let sinceHousekeeping = 0;
+  let sinceAnswersPurge = 0;
   const tick = () => {
     sinceHousekeeping += SWEEP_INTERVAL_MS;
+    sinceAnswersPurge += SWEEP_INTERVAL_MS;
     if (sinceHousekeeping >= HOUSEKEEPING_INTERVAL_MS) {
       sinceHousekeeping = 0;
+      const purgeAnswers = sinceAnswersPurge >= ANSWERS_PURGE_INTERVAL_MS;
+      if (purgeAnswers) sinceAnswersPurge = 0;
       run(async () => {
-        await houseKeeping(deps);
+        await houseKeeping(deps, { purgeAnswers });
         await sweepDuePayments(deps, sweepOptions);
       }, 'housekeeping');
     } else {

@@ -12,6 +12,7 @@ import { smtpMailSender } from '../mail/smtp-transport.ts';
 import { catchUpDuePayments, catchUpPayments, findDuePaymentIds } from '../payments/catch-up-payments.ts';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency.ts';
 import type { PaymentScheduler } from '../payments/payment-scheduler.ts';
+import { purgeFinishedAnswers } from '../payments/payment-store.ts';
 import { pollProviderPayment } from '../payments/poll-provider.ts';
 import { reconcileProviderClaims } from '../payments/provider-claims.ts';
 import { defaultProviderRegistry } from '../providers/default-providers.ts';
@@ -74,6 +75,7 @@ export async function startBackground(deps: BackgroundDeps): Promise<Background>
         reconcileProviderClaims: () => reconcileProviderClaims(providerDeps),
         pollProviderPayment: (paymentId, attempt) => pollProviderPayment(providerDeps, paymentId, attempt),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(deps.orm.em, now),
+        purgeFinishedAnswers: (now) => purgeFinishedAnswers(deps.orm.em, now),
         mail: mailJobDeps({ em: deps.orm.em, clock: deps.clock, logger, sender: mailSender }),
       });
     }

@@ -10,7 +10,7 @@ import type {
   Reference,
   VolumeDay,
 } from '@pis/shared';
-import { MOCK_PROVIDER, searchedAmount, TERMINAL_STATUSES } from '@pis/shared';
+import { isTerminal, MOCK_PROVIDER, searchedAmount, TERMINAL_STATUSES } from '@pis/shared';
 import type { z } from 'zod';
 import type { KeyPreload } from '../auth/authenticate-api-key.ts';
 import type { ProviderClaimAction } from '../db/entities/provider-claim.entity.ts';
@@ -347,6 +347,47 @@ export async function storePaymentAnswer(
   answer: StoredAnswer,
 ): Promise<void> {
   await preparedQuery(em, STORE_ANSWER, [paymentId, version, ANSWER_FORMAT, answer.text, answer.etag]);
+}
+
+/**
+ * How long a finished payment's answer stays stored. A payment is polled while it moves and in
+ * the minutes after it finished; past that its answer is one ~1.5 KB row per payment kept for
+ * good (2.1 GB per million, docs/capacity.md) for reads that hardly come. Such a read makes the
+ * answer again (the same bytes and ETag) and does not store it (read-payment.ts).
+ */
+export const FINISHED_ANSWER_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+const PURGE_ANSWERS_SLICE = 5_000;
+const FINISHED_LIST = TERMINAL_STATUSES.map((status) => `'${status}'`).join(', ');
+
+/** Whether a payment's answer is worth storing at `now` (not finished past FINISHED_ANSWER_KEPT_MS). */
+export function answerKept(record: Pick<PaymentRecord, 'status' | 'updatedAt'>, now: Date): boolean {
+  return !isTerminal(record.status) || record.updatedAt.getTime() > now.getTime() - FINISHED_ANSWER_KEPT_MS;
+}
+
+/**
+ * Deletes the stored answers of payments finished past FINISHED_ANSWER_KEPT_MS (workers'
+ * housekeeping, hourly: it reads every stored answer), in slices of short transactions, skipping
+ * rows another worker's purge holds; resolves to how many went. A finished payment never changes
+ * again, so its `updated_at` is when it finished.
+ */
+export async function purgeFinishedAnswers(em: EntityManager, now: Date): Promise<number> {
+  const finishedBefore = new Date(now.getTime() - FINISHED_ANSWER_KEPT_MS);
+  let purged = 0;
+  for (;;) {
+    const gone = await em
+      .fork()
+      .getConnection()
+      .execute<{ payment_id: string }[]>(
+        `delete from payment_answer where payment_id in (
+        select a.payment_id from payment_answer a join payment p on p.id = a.payment_id
+        where p.status in (${FINISHED_LIST}) and p.updated_at < ?
+        limit ${PURGE_ANSWERS_SLICE} for update of a skip locked)
+       returning payment_id`,
+        [finishedBefore],
+      );
+    purged += gone.length;
+    if (gone.length < PURGE_ANSWERS_SLICE) return purged;
+  }
 }
 
 /** A payment and its history without locking, or null: one prepared statement. */

@@ -8,7 +8,7 @@ import {
   type PaymentScope,
   preloadedPaymentRead,
 } from './load-payment.ts';
-import { type StoredAnswer, storePaymentAnswer } from './payment-store.ts';
+import { answerKept, type StoredAnswer, storePaymentAnswer } from './payment-store.ts';
 import type { PaymentWaiters } from './payment-waiters.ts';
 import { modeOf, type PaymentsCaller, type PaymentsDeps } from './payments-deps.ts';
 import { dueByItself, refreshPayment } from './refresh-payment.ts';
@@ -101,7 +101,7 @@ export async function getPaymentAnswer(
   }
   if (read.stored) return read.stored;
   const answer = paymentAnswer(toPayment(read.record, read.history));
-  keepAnswer(deps, paymentId, read.version, answer);
+  if (answerKept(read.record, deps.clock.now())) keepAnswer(deps, paymentId, read.version, answer);
   return answer;
 }
 

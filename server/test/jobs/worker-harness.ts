@@ -15,6 +15,7 @@ import {
 import { purgeExpiredIdempotencyKeys } from '../../src/payments/idempotency.ts';
 import type { PaymentBatchScheduler } from '../../src/payments/payment-scheduler.ts';
 import { noopPaymentScheduler, type PaymentScheduler } from '../../src/payments/payment-scheduler.ts';
+import { purgeFinishedAnswers } from '../../src/payments/payment-store.ts';
 import type { PaymentsDeps } from '../../src/payments/payments-deps.ts';
 import { reconcileProviderClaims } from '../../src/payments/provider-claims.ts';
 import { mockProviderRegistry } from '../../src/providers/default-providers.ts';
@@ -132,6 +133,7 @@ export async function createWorkerTestApp(options: { clock: Clock }): Promise<Wo
         purgeExpiredIdempotencyKeys: (now) => purgeExpiredIdempotencyKeys(orm.em, now),
         reconcileProviderClaims: () => reconcileProviderClaims(paymentsDeps({ clock })),
         purgeRateLimitWindows: (now) => purgeRateLimitWindows(orm.em, now),
+        purgeFinishedAnswers: (now) => purgeFinishedAnswers(orm.em, now),
         mail: { deliver: async () => {}, failed: async () => {} },
       };
     },

@@ -222,6 +222,7 @@ describe('each family moves with its work', () => {
         reconcileProviderClaims: async () => ({ open: 0 }),
         purgeExpiredIdempotencyKeys: async () => 0,
         purgeRateLimitWindows: async () => 0,
+        purgeFinishedAnswers: async () => 0,
         mail: { deliver: async () => {}, failed: async () => {} },
       },
       new AbortController().signal,

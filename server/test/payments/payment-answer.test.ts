@@ -13,14 +13,14 @@ import {
 import { describe, expect, test } from 'vitest';
 import { createKey } from '../../src/cli/admin-actions.ts';
 import { loadPayment } from '../../src/payments/load-payment.ts';
-import { ANSWER_FORMAT, storePaymentAnswer } from '../../src/payments/payment-store.ts';
+import { ANSWER_FORMAT, purgeFinishedAnswers, storePaymentAnswer } from '../../src/payments/payment-store.ts';
 import { settleAnswerStores } from '../../src/payments/read-payment.ts';
 import { createMockProvider } from '../../src/providers/mock-provider.ts';
 import { createProviderRegistry } from '../../src/providers/provider-registry.ts';
 import { expectFailure, expectSuccess } from '../helpers/expect-envelope.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { testConfig } from '../helpers/test-config.ts';
-import { created, getPayment, type PaymentData, paymentBody, post } from './payment-fixtures.ts';
+import { created, getPayment, HOUR, type PaymentData, paymentBody, post } from './payment-fixtures.ts';
 import { controllableProvider } from './test-provider.ts';
 
 /**
@@ -29,6 +29,7 @@ import { controllableProvider } from './test-provider.ts';
  * payment in the key lookup's round trip (no key cache: the preload), one on its own (the key
  * cache, as `npm start` runs).
  */
+const DAY = 24 * HOUR;
 const preloading = await createTestApp();
 const cached = await createTestApp({ keyCache: true });
 
@@ -99,6 +100,38 @@ describe.each([
     const after = await read(headers, paymentId);
     expect(after.status).not.toBe('AUTHORIZING');
     expect(after.reference.reference).toBe('Order 1001');
+  });
+
+  test("a payment finished over a week ago keeps no answer: the workers' purge drops it, a read makes the same one and stores none", async () => {
+    const { headers } = await factories.createMerchant();
+    const cancelled = async () => {
+      const { paymentId } = await created(app, headers);
+      expect((await post(app, headers, `/api/payments/${paymentId}/cancel`)).statusCode).toBe(200);
+      return paymentId;
+    };
+    const old = await cancelled();
+    const first = await getPayment(app, headers, old);
+    expect(await stored(old)).toBeDefined();
+    clock.advance(6 * DAY);
+    const recent = await cancelled();
+    await getPayment(app, headers, recent);
+    // Six days after it finished: kept.
+    await purgeFinishedAnswers(orm.em, clock.now());
+    expect(await stored(old)).toBeDefined();
+
+    clock.advance(2 * DAY);
+    const { paymentId: open } = await created(app, headers);
+    await getPayment(app, headers, open);
+    expect(await purgeFinishedAnswers(orm.em, clock.now())).toBeGreaterThanOrEqual(1);
+    expect(await stored(old)).toBeUndefined();
+    expect(await stored(recent)).toBeDefined();
+    expect(await stored(open)).toBeDefined();
+
+    // Read again: the same bytes and ETag, made from the payment, and not stored again.
+    const again = await getPayment(app, headers, old);
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(await stored(old)).toBeUndefined();
   });
 
   test("a write from outside the service (an operator's SQL) is never hidden by a stored answer", async () => {
