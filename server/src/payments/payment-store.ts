@@ -224,13 +224,16 @@ const CURRENT_ANSWER = `left join lateral (select a.answer, a.etag from payment_
 /** The payment's columns and version, and its history only when no answer is stored (to make it from). */
 const PAYMENT_READ_FIELDS = `${selectList}, p.version, case when s.answer is null then ${HISTORY_JSON} end as history`;
 
+/** The finished statuses as a SQL list: `p.status in (${FINISHED_LIST})`. */
+const FINISHED_LIST = TERMINAL_STATUSES.map((status) => `'${status}'`).join(', ');
+
 /**
  * When the stored answer comes without the payment's columns (a `quiet` read): a finished payment
  * never changes again, and a Mock bank payment changes only by its own timeline, at `next_due_at`,
  * which the read compares with its clock (read-payment.ts). Any other may have news at its bank,
  * which the refresh asks with the whole record.
  */
-const QUIET_WITH_ANSWER = `s.answer is not null and (p.status in (${TERMINAL_STATUSES.map((status) => `'${status}'`).join(', ')}) or p.provider = '${MOCK_PROVIDER}')`;
+const QUIET_WITH_ANSWER = `s.answer is not null and (p.status in (${FINISHED_LIST}) or p.provider = '${MOCK_PROVIDER}')`;
 const QUIET_FIELDS = `'quiet', true, 'version', p.version, 'status', p.status, 'next_due_at', p.next_due_at`;
 
 /** GET /payments/{id}'s read: the payment, and its answer as stored or the history to make it from. */
@@ -357,7 +360,6 @@ export async function storePaymentAnswer(
  */
 export const FINISHED_ANSWER_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 const PURGE_ANSWERS_SLICE = 5_000;
-const FINISHED_LIST = TERMINAL_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /** Whether a payment's answer is worth storing at `now` (not finished past FINISHED_ANSWER_KEPT_MS). */
 export function answerKept(record: Pick<PaymentRecord, 'status' | 'updatedAt'>, now: Date): boolean {
