@@ -3,11 +3,13 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { houseKeeping, sweepDuePayments } from '../../src/jobs/sweeper.ts';
 import { catchUpPayment } from '../../src/payments/catch-up-payments.ts';
+import { FINISHED_ANSWER_KEPT_MS } from '../../src/payments/payment-store.ts';
+import { settleAnswerStores } from '../../src/payments/read-payment.ts';
 import { TestClock } from '../helpers/test-clock.ts';
 import { CREATE_BODY, createWorkerTestApp, waitFor } from './worker-harness.ts';
 
 /**
- * Expiry and races with a moved clock. pg-boss's own `startAfter` runs on real time, so these
+ * Housekeeping, expiry and races with a moved clock. pg-boss's own `startAfter` runs on real time, so these
  * drive the sweep and the catch-up directly, or let a worker's sweeper (which reads the
  * injected clock) do it.
  */
@@ -60,6 +62,40 @@ describe('housekeeping on the sweep', () => {
     // Its payment expired meanwhile: sweep it, so the expiry tests below start with nothing due.
     await sweepDuePayments(deps);
     expect(await keys()).toBe(0);
+  });
+
+  it('drops the stored answers of payments finished over a week ago, on the hourly beat only', async () => {
+    const paymentId = await createPayment();
+    const cancelled = await app.inject({
+      method: 'POST',
+      url: `/api/payments/${paymentId}/cancel`,
+      headers: merchant.headers,
+    });
+    expect(cancelled.statusCode).toBe(200);
+    const read = await app.inject({
+      method: 'GET',
+      url: `/api/payments/${paymentId}`,
+      headers: merchant.headers,
+    });
+    expect(read.statusCode).toBe(200);
+    await settleAnswerStores();
+    const answers = async () =>
+      Number(
+        (
+          await harness.orm.em
+            .getConnection()
+            .execute<{ count: string }[]>(`select count(*) from payment_answer where payment_id = ?`, [
+              paymentId,
+            ])
+        )[0]?.count,
+      );
+    expect(await answers()).toBe(1);
+    const deps = harness.jobDeps();
+    clock.advance(FINISHED_ANSWER_KEPT_MS + 1_000);
+    await houseKeeping(deps, { purgeAnswers: false });
+    expect(await answers()).toBe(1);
+    await houseKeeping(deps);
+    expect(await answers()).toBe(0);
   });
 });
 
