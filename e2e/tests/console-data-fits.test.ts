@@ -150,6 +150,24 @@ describe('the console shows its data', () => {
     expect(Math.abs(nav.y - bar.y)).toBeLessThanOrEqual(8);
     expect(Math.abs(signOut.y + signOut.height / 2 - (nav.y + nav.height / 2))).toBeLessThanOrEqual(4);
     expect(await headerCutOff(page)).toEqual([]);
+    // A section reached with the keyboard shows its whole focus ring: the section line scrolls
+    // sideways, and clips whatever is drawn outside it.
+    const team = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Team' });
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settings' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await team.evaluate((link) => link === document.activeElement)).toBe(true);
+    const ringClipped = await team.evaluate((link) => {
+      const style = getComputedStyle(link);
+      const outside = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+      const ring = link.getBoundingClientRect();
+      const line = (link.closest('.dash-nav') as HTMLElement).getBoundingClientRect();
+      return (
+        style.outlineStyle === 'none' ||
+        ring.top - outside < line.top - 0.5 ||
+        ring.bottom + outside > line.bottom + 0.5
+      );
+    });
+    expect(ringClipped).toBe(false);
 
     // The filters and at least 8 payments on the first screen.
     const search = await box(page, 'input[type="search"]');
